@@ -1,0 +1,76 @@
+"""Running long simulations: chunks on every core, in order, with a progress bar.
+
+A run is cut into chunks fixed by the run definition. Chunks run on a pool of threads (the
+compiled kernels release the GIL); results come back in chunk order, with at most a few chunks
+in flight, so memory stays bounded whatever the number of deals.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
+
+from tqdm.auto import tqdm
+
+__all__ = ["default_threads", "map_chunks"]
+
+T = TypeVar("T")
+
+
+def default_threads() -> int:
+    """Threads to use when a run does not say: one per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not every platform has sched_getaffinity
+        return max(1, os.cpu_count() or 1)
+
+
+def map_chunks(
+    work: Callable[[int], T],
+    chunks: Iterable[int],
+    *,
+    threads: int | None = None,
+    progress: tqdm | None = None,
+    progress_step: Callable[[T], int] | None = None,
+) -> Iterator[T]:
+    """Run ``work(chunk)`` for every chunk and yield the results in chunk order.
+
+    ``threads=1`` runs in the calling thread. ``progress``, if given, is advanced by
+    ``progress_step(result)`` (default 1) as each result is yielded.
+    """
+    threads = default_threads() if threads is None else threads
+    if threads < 1:
+        from tarot_analysis.errors import TarotInputError
+
+        raise TarotInputError(f"threads must be at least 1, got {threads}")
+
+    def advance(result: T) -> None:
+        if progress is not None:
+            progress.update(progress_step(result) if progress_step else 1)
+
+    if threads == 1:
+        for chunk in chunks:
+            result = work(chunk)
+            advance(result)
+            yield result
+        return
+
+    pending: deque[Future[T]] = deque()
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        try:
+            for chunk in chunks:
+                pending.append(pool.submit(work, chunk))
+                if len(pending) >= 2 * threads:
+                    result = pending.popleft().result()
+                    advance(result)
+                    yield result
+            while pending:
+                result = pending.popleft().result()
+                advance(result)
+                yield result
+        finally:
+            for future in pending:
+                future.cancel()
