@@ -702,7 +702,13 @@ def _load_file(path: Path, reading: frozenset[Path]) -> Rules:
         table = _merge(_merge(defaults, base_table), table)
     else:
         table = {**defaults, **table}
-    return _rules_from_table(table, where)
+    rules = _rules_from_table(table, where)
+    # A copy of a preset with a value changed must not pass for the preset in results.
+    preset = _find_preset(rules.name)
+    if preset is not None and rules != _load_preset(preset):
+        clash = _find_preset(path.stem) is not None
+        rules = dataclasses.replace(rules, name=f"{path.stem}-custom" if clash else path.stem)
+    return rules
 
 
 def _load_base(extends: str, where: str, folder: Path, reading: frozenset[Path]) -> Rules:

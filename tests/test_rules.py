@@ -332,7 +332,17 @@ def test_a_copy_with_one_value_changed(user_file) -> None:
     rules = load_rules(user_file(text))
     assert rules.poignee.thresholds == (9, 13, 15)
     fft = load_rules("fft-4")
-    assert dataclasses.replace(rules, poignee=fft.poignee) == fft
+    assert dataclasses.replace(rules, poignee=fft.poignee, name="fft-4") == fft
+    # A changed copy does not pass for the preset in results: it takes its file's name.
+    assert rules.name != "fft-4"
+
+
+def test_a_changed_copy_named_like_a_preset_says_so(tmp_path: Path) -> None:
+    text = changed(preset_text("fft-4"), "thresholds = [10, 13, 15]", "thresholds = [9, 13, 15]")
+    (tmp_path / "fft-4.toml").write_text(text, encoding="utf-8")
+    assert load_rules(tmp_path / "fft-4.toml").name == "fft-4-custom"
+    (tmp_path / "same.toml").write_text(preset_text("fft-4"), encoding="utf-8")
+    assert load_rules(tmp_path / "same.toml").name == "fft-4"  # an unchanged copy is the preset
 
 
 def test_a_copy_read_by_path(user_file, tmp_path: Path) -> None:
@@ -713,4 +723,5 @@ def test_any_valid_rules_survive_dict_and_toml(rules: Rules, tmp_path: Path) -> 
     assert json.loads(json.dumps(rules_to_dict(rules))) == rules_to_dict(rules)
     path = tmp_path / "variant.toml"
     path.write_text(rules_to_toml(rules), encoding="utf-8")
-    assert load_rules(path) == rules
+    reloaded = load_rules(path)
+    assert dataclasses.replace(reloaded, name=rules.name) == rules
