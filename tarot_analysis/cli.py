@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from collections.abc import Sequence
@@ -93,8 +94,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
-    args = build_parser().parse_args(argv)
+    """Run the command line; return the exit status (2 for a usage error, as argparse)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # --help, --version, or a usage error already printed
+        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
     try:
         if args.command == "hands":
             return _hands(args)
@@ -104,9 +108,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:
-        where = f" {error.filename}" if error.filename else ""
-        print(f"{PROG}: error:{where}: {error.strerror or error}", file=sys.stderr)
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"{PROG}: error: {where}{error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:
+        # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)
+        return 0
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -119,7 +127,8 @@ def _rules(args: argparse.Namespace) -> int:
     if args.rules_command == "list":
         for name in list_presets():
             rules = load_rules(name)
-            marker = " (default)" if name == DEFAULT_PRESET else ""
+            is_marked = name == DEFAULT_PRESET and "default" not in rules.description
+            marker = " (default)" if is_marked else ""
             print(f"{name:<16} {rules.description}{marker}")
         return 0
     print(format_rules(load_rules(args.name)))
@@ -127,11 +136,13 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _hands(args: argparse.Namespace) -> int:
-    from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
-    from tarot_analysis.hand_stats import run_hands
     from tarot_analysis.rules import load_rules
 
-    rules = load_rules(args.rules)
+    rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails at once
+
+    from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
+    from tarot_analysis.hand_stats import run_hands
+
     chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     started = time.perf_counter()
     stats = run_hands(

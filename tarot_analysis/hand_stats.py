@@ -398,7 +398,16 @@ class _FeatureWriter:
         self._pa = pa
         self._rules = rules
         self._path = Path(path)
-        self._path.parent.mkdir(parents=True, exist_ok=True)
+        # Fail before dealing, with the path in the message, rather than after the first chunk.
+        if self._path.is_dir():
+            raise TarotInputError(f"cannot write {self._path}: it is a folder, not a file")
+        folder = self._path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError):
+            raise TarotInputError(
+                f"cannot create the folder {folder} for {self._path}: a file is in the way"
+            ) from None
         self._metadata = {b"tarot_analysis": json.dumps(dict(metadata)).encode()}
         self._writer: Any = None
         self._pq = pq

@@ -486,6 +486,18 @@ class Rules:
 
     def _check_counting(self) -> None:
         total = self.card_points.total
+        points = self.card_points
+        for name in ("bout", "king", "queen", "knight", "jack", "other"):
+            value = getattr(points, name)
+            # The compiled core counts whole half points in one byte per hand.
+            if not float(2 * value).is_integer():
+                raise RulesError(
+                    f"card_points.{name} must be a multiple of 0.5, got {_show(value)}"
+                )
+        if 2 * total > 255:
+            raise RulesError(
+                f"card_points add up to {_show(total)} for the pack; at most 127.5 can be counted"
+            )
         required = self.bouts_required
         if any(not (math.isfinite(points) and 0 <= points <= total) for points in required) or any(
             fewer < more for fewer, more in itertools.pairwise(required)

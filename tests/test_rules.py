@@ -578,6 +578,8 @@ def test_error_missing_key(user_file) -> None:
         ("bouts_required = [56, 51, 41, 100]", "got [56, 51, 41, 100]"),
         ("players = 1", "players must be at least 2, got 1"),
         ("[card_points]\nking = -1", "card_points.king must be a number ≥ 0, got -1"),
+        ("[card_points]\nqueen = 3.25", "card_points.queen must be a multiple of 0.5, got 3.25"),
+        ("[card_points]\nother = 2", "card_points add up to"),
         ("[poignee]\nbonuses = [20, 10, 40]", "poignee.bonuses must be ≥ 0 and not decrease"),
         ("[petit_au_bout]\nvalue = -10", "petit_au_bout.value must be ≥ 0, got -10"),
         ("[chelem]\nannounced_failed = 200", "chelem.announced_failed must be ≤ 0"),
@@ -708,7 +710,7 @@ def _valid_variants() -> st.SearchStrategy[Rules]:
                 for contract, multiplier in zip(rules.contracts, multipliers, strict=True)
             ),
             card_points=dataclasses.replace(
-                rules.card_points, other=draw(st.sampled_from([0.5, 1.0, 0.25]))
+                rules.card_points, other=draw(st.sampled_from([0.5, 1.0]))
             ),
         )
 

@@ -1,0 +1,261 @@
+"""The ``tarot-analysis`` command: its outputs, and one clear line for every mistake."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from tarot_analysis import __version__
+from tarot_analysis.cli import EXIT_USAGE, TITLES, main
+from tarot_analysis.deal import deal
+from tarot_analysis.features import FEATURES, features_frame
+from tarot_analysis.rules import list_presets, load_rules, rules_to_toml
+
+REPO = Path(__file__).resolve().parents[1]
+RATE_KEYS = {"n", "count", "simulated", "exact", "ci_low", "ci_high"}
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run the command in this process: exit status, stdout, stderr."""
+    status = main(list(argv))
+    captured = capsys.readouterr()
+    return status, captured.out, captured.err
+
+
+def hands_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    status, out, err = run(capsys, "hands", "--json", *argv)
+    assert status == 0, err
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
+def assert_one_line_error(err: str, *words: str) -> None:
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert "error" in lines[0] and "Traceback" not in err
+    for word in words:
+        assert word in lines[0], (word, lines[0])
+
+
+# --- hands -----------------------------------------------------------------------------------
+
+
+def test_hands_json_has_every_table_with_rates_beside_exact_values(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    result = hands_json(capsys, "--rules", "fft-4", "--deals", "20000", "--seed", "1")
+    assert result["rules"] == "fft-4"
+    assert result["deals"] == 20_000
+    assert result["seed"] == 1
+    assert result["version"] == __version__
+    assert set(result["bouts"]) == {"0", "1", "2", "3"}
+    assert set(result["poignee"]) == {"simple", "double", "triple"}
+    assert "per_deal" in result["petit_sec"]
+    for table in ("bouts", "poignee", "petit_sec"):
+        for label, row in result[table].items():
+            assert RATE_KEYS <= set(row), (table, label)
+            assert row["ci_low"] <= row["simulated"] <= row["ci_high"], (table, label)
+            assert 0 <= row["exact"] <= 1, (table, label)
+    assert sum(row["exact"] for row in result["bouts"].values()) == pytest.approx(1, abs=1e-12)
+    assert sum(row["count"] for row in result["bouts"].values()) == 20_000 * 4
+    assert result["petit_sec"]["per_deal"]["n"] == 20_000
+    assert result["metadata"]["rules_definition"]["players"] == 4
+
+
+def test_hands_json_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    common = ("--rules", "fft-3", "--deals", "3000", "--chunk-size", "1000")
+    first = hands_json(capsys, *common, "--seed", "7", "--threads", "1")
+    again = hands_json(capsys, *common, "--seed", "7", "--threads", "2")
+    other = hands_json(capsys, *common, "--seed", "8")
+    for result in (first, again, other):
+        assert isinstance(result.pop("seconds"), float)
+    assert first == again
+    assert other["seed"] == 8
+    counts = {label: row["count"] for label, row in first["trumps"].items()}
+    assert counts != {label: row["count"] for label, row in other["trumps"].items()}
+
+
+def test_hands_out_saves_every_hand_and_dog_with_the_run_metadata(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "features" / "fft-5.parquet"
+    deals, chunk_size = 2_500, 1_000  # three chunks, the last one short
+    status, out, err = run(
+        capsys, "hands", "--rules", "fft-5", "--deals", str(deals), "--seed", "4",
+        "--chunk-size", str(chunk_size), "--no-progress", "--out", str(path),
+    )  # fmt: skip
+    assert status == 0, err
+    assert f"saved to {path}" in out
+    assert path.is_file()
+    rules = load_rules("fft-5")
+    metadata = json.loads(pq.read_schema(path).metadata[b"tarot_analysis"])
+    assert metadata["rules"] == "fft-5"
+    assert metadata["seed"] == 4
+    assert metadata["chunk_size"] == chunk_size
+    assert metadata["deals"] == deals
+    assert metadata["version"] == __version__
+    assert metadata["rules_definition"]["players"] == rules.players
+
+    frame = pd.read_parquet(path)
+    assert len(frame) == deals * (rules.players + 1)
+    named = [name for name in FEATURES if name != "half_points"]
+    assert list(frame.columns) == ["deal", "seat", "is_dog", *named, "points", "trumps_with_excuse"]
+    # The metadata is enough to deal the same hands again.
+    again = deal(rules, deals, seed=metadata["seed"], chunk_size=metadata["chunk_size"])
+    expected = features_frame(again.features(), rules)
+    for column in frame.columns:
+        np.testing.assert_array_equal(frame[column].to_numpy(), expected[column].to_numpy())
+
+
+def test_hands_prints_tables_for_people(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "hands", "--deals", "2000", "--seed", "3", "--no-progress")
+    assert status == 0
+    assert err == ""
+    assert "rules fft-4, 2,000 deals, seed 3" in out
+    for title in TITLES.values():
+        assert title in out, title
+    assert "exact" in out
+    assert "chi-square vs exact" in out
+
+
+# --- rules -----------------------------------------------------------------------------------
+
+
+def test_rules_list_names_every_preset(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "rules", "list")
+    assert status == 0
+    names = [line.split()[0] for line in out.splitlines()]
+    assert names == list_presets()
+    assert len(names) == 10
+    default = next(line for line in out.splitlines() if line.startswith("fft-4 "))
+    assert default.count("default") == 1
+
+
+def test_rules_show_prints_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "rules", "show", "fft-5")
+    assert status == 0
+    assert out.startswith("fft-5: ")
+    assert "5 players, 15 cards each" in out
+    assert "dog 3" in out
+
+
+# --- mistakes --------------------------------------------------------------------------------
+
+
+def write_rules(tmp_path: Path, old: str, new: str) -> Path:
+    """A copy of fft-4 as a rules file, with one line changed."""
+    text = rules_to_toml(load_rules("fft-4"))
+    assert text.count(old) == 1
+    path = tmp_path / "house.toml"
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return path
+
+
+def test_an_unknown_preset_is_named(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "hands", "--rules", "fft-9", "--deals", "10")
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, "'fft-9'", "fft-4")
+    status, _, err = run(capsys, "rules", "show", "fft-9")
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, "'fft-9'")
+
+
+def test_a_misspelt_key_in_a_rules_file_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_rules(tmp_path, "dog_size = 6", "dog_sise = 6")
+    status, _, err = run(capsys, "hands", "--rules", str(path), "--deals", "10")
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, str(path), "dog_sise", "did you mean 'dog_size'")
+    status, _, err = run(capsys, "rules", "show", str(path))
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, "dog_sise")
+
+
+def test_a_rules_file_that_does_not_deal_the_whole_pack_is_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = write_rules(tmp_path, "hand_size = 18", "hand_size = 17")
+    status, _, err = run(capsys, "hands", "--rules", str(path), "--deals", "10")
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, str(path), "= 74, must be 78")
+
+
+def test_a_missing_rules_file_is_named(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "nowhere" / "house.toml"
+    status, _, err = run(capsys, "hands", "--rules", str(path), "--deals", "10")
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, str(path), "no such file")
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "words"),
+    [
+        ("--deals", "0", ("--deals", "at least 1", "got 0")),
+        ("--deals", "abc", ("--deals", "whole number", "'abc'")),
+        ("--seed", "-3", ("--seed", "non-negative", "-3")),
+        ("--threads", "0", ("--threads", "at least 1", "got 0")),
+        ("--chunk-size", "0", ("--chunk-size", "at least 1", "got 0")),
+    ],
+)
+def test_a_bad_option_value_is_named(
+    capsys: pytest.CaptureFixture[str], option: str, value: str, words: tuple[str, ...]
+) -> None:
+    status, out, err = run(capsys, "hands", option, value)
+    assert status == EXIT_USAGE
+    assert out == ""
+    assert_one_line_error(err, *words)
+
+
+def test_an_out_path_that_cannot_be_created_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder\n")
+    for out in (blocker / "x.parquet", blocker / "sub" / "x.parquet"):
+        status, _, err = run(capsys, "hands", "--deals", "10", "--no-progress", "--out", str(out))
+        assert status == EXIT_USAGE
+        assert_one_line_error(err, str(out), "a file is in the way")
+    status, _, err = run(capsys, "hands", "--deals", "10", "--out", str(tmp_path))
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, str(tmp_path), "folder")
+
+
+# --- end to end ------------------------------------------------------------------------------
+
+
+def command(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "tarot_analysis.cli", *argv],
+        capture_output=True, text=True, cwd=REPO, timeout=120, check=False,
+    )  # fmt: skip
+
+
+def test_the_command_exits_cleanly_end_to_end() -> None:
+    done = command("hands", "--rules", "fft-3", "--deals", "1000", "--json")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert json.loads(done.stdout)["deals"] == 1000
+
+    for argv in (("hands", "--rules", "fft-9"), ("hands", "--deals", "0")):
+        done = command(*argv)
+        assert done.returncode == EXIT_USAGE, argv
+        assert done.stdout == ""
+        assert len(done.stderr.splitlines()) == 1, done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_version_and_help_return_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "--version")
+    assert (status, out.strip()) == (0, f"tarot-analysis {__version__}")
+    status, out, _ = run(capsys, "hands", "--help")
+    assert status == 0
+    assert "--deals" in out
