@@ -13,10 +13,20 @@ from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
+from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-__all__ = ["chunk_seed_sequence", "chunk_states", "normalise_seed", "popcount", "xoshiro_next"]
+__all__ = [
+    "bounded",
+    "chunk_seed_sequence",
+    "chunk_states",
+    "draw_below",
+    "normalise_seed",
+    "popcount",
+    "trailing_zeros",
+    "xoshiro_next",
+]
 
 U64 = np.uint64
 LOW_32 = np.uint64(0xFFFFFFFF)
@@ -36,6 +46,20 @@ def _ctpop(typingctx: Any, x: Any) -> Any:
 
 #: Number of set bits of a uint64, as an int64 (one ``popcnt`` instruction), in kernels.
 popcount = cast(Callable[[Any], int], _ctpop)
+
+
+@intrinsic
+def _cttz(typingctx: Any, x: Any) -> Any:
+    signature = types.int64(types.uint64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.cttz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return signature, codegen
+
+
+#: Index of the lowest set bit of a uint64 (64 for zero), as an int64, in kernels.
+trailing_zeros = cast(Callable[[Any], int], _cttz)
 
 
 @njit(inline="always")
@@ -116,3 +140,15 @@ def chunk_states(root: np.random.SeedSequence, first: int, count: int) -> npt.ND
             state[0] = 1
         states[k] = state
     return states
+
+
+@njit(inline="always")
+def draw_below(state: Any, bound: int) -> int:
+    """A uniform integer in ``[0, bound)`` from a generator state kept in a (4,) uint64 array.
+
+    For the engine's decisions, which draw far less often than the dealer does.
+    """
+    u, s0, s1, s2, s3 = xoshiro_next(state[0], state[1], state[2], state[3])
+    value, s0, s1, s2, s3 = bounded(u & LOW_32, np.uint64(bound), s0, s1, s2, s3)
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return int(value)

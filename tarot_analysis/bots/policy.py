@@ -1,0 +1,61 @@
+"""The questions the engine asks a bot, dispatched on the bot's number.
+
+The engine works out what is legal; a bot only chooses among legal options, so no bot can
+break a rule. A bot is told only what its seat may know: its hand, the cards played so far,
+the trick on the table and what was announced.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from tarot_analysis.bots import random_bot
+
+
+@njit(cache=True)
+def bid(
+    bot: int, seat: int, lo: np.uint64, hi: np.uint64, best: int, n_contracts: int, rng: Any
+) -> int:
+    """The contract ``seat`` bids over ``best`` (−1: pass)."""
+    return random_bot.bid(seat, lo, hi, best, n_contracts, rng)
+
+
+@njit(cache=True)
+def call(bot: int, lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, rng: Any) -> int:
+    """The card the taker (holding ``lo, hi``) calls among the candidates ``cand_lo``."""
+    return random_bot.pick(cand_lo, np.uint64(0), rng)
+
+
+@njit(cache=True)
+def ecart(
+    bot: int,
+    lo: np.uint64,
+    hi: np.uint64,
+    free_lo: np.uint64,
+    free_hi: np.uint64,
+    count: int,
+    rng: Any,
+) -> tuple[np.uint64, np.uint64]:
+    """``count`` cards to discard, all among ``free`` (the engine adds forced cards itself)."""
+    return random_bot.choose_from(free_lo, free_hi, count, rng)
+
+
+@njit(cache=True)
+def poignee(bot: int, seat: int, level_held: int, is_taker: bool, rng: Any) -> int:
+    """The poignée level ``seat`` shows (0: none), at most ``level_held``."""
+    return random_bot.poignee(level_held, rng)
+
+
+@njit(cache=True)
+def chelem(bot: int, lo: np.uint64, hi: np.uint64, rng: Any) -> bool:
+    """Whether the taker announces a chelem."""
+    return False
+
+
+@njit(cache=True)
+def play(bot: int, seat: int, legal_lo: np.uint64, legal_hi: np.uint64, view: Any, rng: Any) -> int:
+    """The card ``seat`` plays among the legal ones."""
+    return random_bot.pick(legal_lo, legal_hi, rng)

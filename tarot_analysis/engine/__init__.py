@@ -1,0 +1,1 @@
+"""The game engine: deals played to the end under any preset, and scored."""

@@ -1,0 +1,40 @@
+"""What the compiled engine records about each deal it plays: the raw outcome.
+
+One row of int32 per deal, the columns named below, plus the poignée each seat showed. Scoring
+(:mod:`tarot_analysis.engine.scoring`) turns a raw outcome into the score in named parts; the
+engine itself never needs to know how a preset scores.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["N_OUTCOME", "OUTCOME_COLUMNS", "REDEAL_ALL_PASSED", "REDEAL_NONE", "REDEAL_PETIT_SEC"]
+
+#: Why a deal was not played.
+REDEAL_NONE: Final = 0
+REDEAL_PETIT_SEC: Final = 1  # a player held the Petit sec: the deal is void
+REDEAL_ALL_PASSED: Final = 2  # nobody bid
+
+#: Columns of the raw outcome, in order. Seats are numbered from the player after the dealer
+#: (seat 0 bids and leads first) in the order of play; the dealer is the last seat.
+OUTCOME_COLUMNS: Final = (
+    "redeal",  # REDEAL_*
+    "taker",  # seat, or −1 when redealt (and in Tarocco, where nobody takes)
+    "contract",  # index into rules.contracts, or −1
+    "called_1",  # card id of the first called card (the king), or −1
+    "called_2",  # card id of the second called card (six players: the queen), or −1
+    "partner_1",  # seat holding called_1 if it is another player's, else −1 (dog, taker)
+    "partner_2",  # seat holding called_2 if it is another player's, else −1
+    "attack_half_points",  # card points of the attack's pile × 2, dog and Excuse rules applied
+    "attack_bouts",  # bouts in the attack's pile (the Excuse counts for the side that keeps it)
+    "attack_tricks",  # tricks won by the attack
+    "defence_tricks",
+    "petit_au_bout",  # who took the Petit au bout: 1 attack, 0 defence, −1 nobody
+    "petit_au_bout_seat",  # the seat that played the Petit when it was au bout, else −1
+    "petit_wins_last_trick",  # 1 when the Petit itself won the last trick (personal bonus)
+    "chelem_announced",  # 1 when the taker announced a chelem
+    "dog_half_points",  # card points of the dog × 2
+    "ecart_half_points",  # card points of the écart × 2 (0 when the dog was not taken)
+)
+N_OUTCOME: Final = len(OUTCOME_COLUMNS)

@@ -1,0 +1,364 @@
+"""Scoring: the raw outcome of each deal turned into every seat's score, in named parts.
+
+The engine records what happened (:mod:`tarot_analysis.engine.outcome`); this module applies
+the preset's scoring to whole arrays of deals at once. The score for each defender, signed
+from the attack's point of view, is (RULES.md §2-3)::
+
+    ((base_score + |points − required| ± petit au bout) × multiplier) ± poignée ± chelem
+
+and every part is a column of the result (:data:`SCORE_PARTS`), so that statistics can be
+grouped by it. Each defender loses that score; the attack's total (the score times the number
+of defenders) is shared by ``rules.shares``. Under older rules a personal Petit au bout is then
+paid by every other player to the Petit's player (RULES.md §5).
+
+Tarocco (RULES.md §7) has no taker and no contract: it is not scored here.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+
+from tarot_analysis.engine.outcome import (
+    N_OUTCOME,
+    OUTCOME_COLUMNS,
+    REDEAL_ALL_PASSED,
+    REDEAL_NONE,
+)
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.rules import BOUT_COUNT, Rules
+
+__all__ = ["SCORE_PARTS", "score_outcomes"]
+
+#: The parts of the score for each defender, each a column of :func:`score_outcomes`.
+SCORE_PARTS: Final = ("base", "petit_au_bout", "poignee", "chelem")
+
+#: Poignée levels a seat can show: 0 none, 1 simple, 2 double, 3 triple.
+POIGNEE_LEVELS: Final = 3
+
+#: Where each raw outcome column sits in a row.
+_AT: Final = {name: index for index, name in enumerate(OUTCOME_COLUMNS)}
+
+#: Who took the Petit au bout, as the engine records it.
+_PETIT_TO_ATTACK: Final = 1
+_PETIT_TO_DEFENCE: Final = 0
+_PETIT_NOWHERE: Final = -1
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+def score_outcomes(
+    outcomes: npt.NDArray[np.integer],
+    poignees: npt.NDArray[np.integer],
+    rules: Rules,
+) -> pd.DataFrame:
+    """Score raw deal outcomes under ``rules``: one row per deal, the score in named parts.
+
+    ``outcomes`` is ``(n, N_OUTCOME)`` with the columns of
+    :data:`~tarot_analysis.engine.outcome.OUTCOME_COLUMNS`; ``poignees`` is ``(n, players)``,
+    the poignée level each seat showed (0 none, 1 simple, 2 double, 3 triple).
+
+    Columns of the result:
+
+    - ``redeal`` (bool), ``taker``, ``contract`` (its name; ``<NA>`` when redealt),
+      ``multiplier``, ``partner_1``, ``partner_2`` (the seats holding the called cards, −1
+      when a called card is in the dog or the taker's hand), ``alone`` (no partner at the
+      table), ``attack_points``, ``attack_bouts``, ``required`` (the points those bouts
+      require), ``margin`` (points − required, a half point rounded away from the
+      requirement when the rules say so) and ``made`` (``margin ≥ 0``).
+    - The score for each defender, signed for the attack (positive: the attack wins it), in
+      parts: ``base`` ±(base_score + |margin|) × multiplier; ``petit_au_bout`` ±value (× the
+      multiplier if the rules multiply it; 0 when it is personal); ``poignee``, every poignée
+      shown, never multiplied, to the side that wins the deal; ``chelem``; and their sum
+      ``per_defender``.
+    - ``petit_personal_seat`` and ``petit_personal``: under a personal Petit au bout, the seat
+      whose Petit won the last trick (else −1) and what each other player pays it (else 0).
+    - ``score_0`` … ``score_{players-1}``: every seat's final score (floats: six-player shares
+      are not whole). They sum to zero.
+
+    A redealt deal scores 0 everywhere; its ``contract``, ``made`` and ``alone`` are missing
+    (``<NA>``), its seats and bouts −1, its multiplier 0, its points, requirement and margin NaN.
+
+    A poignée is counted only from a seat allowed to show one (``rules.poignee.who``): under
+    the older rules the taker's alone. Under both ``"winner"`` and ``"with_contract"`` scoring
+    it is won by the attack when the contract is made and lost when it is not. A chelem is
+    made when the defence takes no trick; if the attack takes none, the defence's chelem is
+    scored as well, on top of a failed announcement.
+
+    >>> from tarot_analysis.rules import load_rules
+    >>> rules = load_rules("fft-4")
+    >>> garde = dict(taker=0, contract=1, attack_half_points=98, attack_bouts=3)  # 49 points
+    >>> played = dict(redeal=0, attack_tricks=10, defence_tricks=8, chelem_announced=0)
+    >>> row = np.full(N_OUTCOME, -1, dtype=np.int32)
+    >>> for name, value in {**garde, **played, "petit_wins_last_trick": 0}.items():
+    ...     row[OUTCOME_COLUMNS.index(name)] = value
+    >>> table = score_outcomes(row[None, :], np.zeros((1, 4), dtype=np.int8), rules)
+    >>> table.loc[0, ["margin", "base", "per_defender", "score_0", "score_1"]].tolist()
+    [13.0, 76.0, 76.0, 228.0, -76.0]
+    """
+    if rules.tarocco is not None:
+        raise TarotInputError(
+            f"Tarocco deals are scored by the Tarocco count (RULES.md §7), each player for "
+            f"themselves; score_outcomes scores deals with a taker and a contract, not rules "
+            f"{rules.name}"
+        )
+    outcomes, poignees = _checked(outcomes, poignees, rules)
+    deals = outcomes.shape[0]
+    players = rules.players
+
+    def column(name: str) -> IntArray:
+        return outcomes[:, _AT[name]]
+
+    played = column("redeal") == REDEAL_NONE
+    taker = np.where(played, column("taker"), -1)
+    contract = np.where(played, column("contract"), -1)
+    partners = [np.where(played, column(name), -1) for name in ("partner_1", "partner_2")]
+
+    # A trailing entry answers for index −1, the redealt deals.
+    contract_names = np.array([c.name for c in rules.contracts] + [None], dtype=object)
+    multipliers = np.array([c.multiplier for c in rules.contracts] + [0], dtype=np.int64)
+    multiplier = multipliers[contract]
+
+    # Points and the contract's result.
+    attack_points = np.where(played, column("attack_half_points") / 2, np.nan)
+    attack_bouts = np.where(played, column("attack_bouts"), -1)
+    required_by_bouts = np.array(rules.bouts_required, dtype=np.float64)
+    required = np.where(played, required_by_bouts[np.where(played, attack_bouts, 0)], np.nan)
+    margin = _rounded_margin(attack_points - required, rules)
+    made = played & (margin >= 0)
+    # +1 when the attack made its contract, −1 when it failed, 0 when redealt.
+    result_sign = np.where(made, 1.0, np.where(played, -1.0, 0.0))
+
+    base = np.where(played, result_sign * (rules.base_score + np.abs(margin)) * multiplier, 0.0)
+    petit_au_bout = _petit_au_bout_part(column("petit_au_bout"), played, multiplier, rules)
+    poignee = result_sign * _poignee_shown(poignees, taker, played, rules)
+    chelem = _chelem_part(
+        column("attack_tricks"), column("defence_tricks"), column("chelem_announced"), played, rules
+    )
+    per_defender = base + petit_au_bout + poignee + chelem
+
+    scores = _shared_scores(per_defender, taker, partners, played, rules)
+    petit_seat, petit_paid = _petit_personal(
+        column("petit_wins_last_trick"), column("petit_au_bout_seat"), played, rules
+    )
+    paying = np.flatnonzero(petit_seat >= 0)
+    scores[paying] -= petit_paid[paying, None]
+    scores[paying, petit_seat[paying]] += petit_paid[paying] * players
+
+    alone = (partners[0] < 0) & (partners[1] < 0)
+    table: dict[str, object] = {
+        "redeal": ~played,
+        "taker": taker,
+        "contract": pd.array(contract_names[contract], dtype="string"),
+        "multiplier": multiplier,
+        "partner_1": partners[0],
+        "partner_2": partners[1],
+        "alone": pd.arrays.BooleanArray(alone, ~played),
+        "attack_points": attack_points,
+        "attack_bouts": attack_bouts,
+        "required": required,
+        "margin": margin,
+        "made": pd.arrays.BooleanArray(made, ~played),
+        "base": base,
+        "petit_au_bout": petit_au_bout,
+        "poignee": poignee,
+        "chelem": chelem,
+        "per_defender": per_defender,
+        "petit_personal_seat": petit_seat,
+        "petit_personal": petit_paid,
+    }
+    table.update({f"score_{seat}": scores[:, seat] for seat in range(players)})
+    return pd.DataFrame(table, index=pd.RangeIndex(deals))
+
+
+# --------------------------------------------------------------------------------------------
+# The parts
+# --------------------------------------------------------------------------------------------
+
+
+def _rounded_margin(margin: FloatArray, rules: Rules) -> FloatArray:
+    """Points over the requirement; a part point rounded away from the requirement if asked.
+
+    In 3 and 5 players the attack can count a half point: 40.5 with 2 bouts (41 required)
+    fails by 1 and 41.5 makes by 1 (RULES.md §2).
+    """
+    if rules.half_point_rounding == "away_from_requirement":
+        return np.sign(margin) * np.ceil(np.abs(margin))
+    return margin
+
+
+def _petit_au_bout_part(
+    taken_by: IntArray, played: BoolArray, multiplier: IntArray, rules: Rules
+) -> FloatArray:
+    """The side's Petit au bout for each defender: + to the attack, − to the defence."""
+    petit = rules.petit_au_bout
+    if petit.personal or not petit.is_scored:
+        return np.zeros(len(played))
+    side = np.where(
+        played & (taken_by == _PETIT_TO_ATTACK),
+        1.0,
+        np.where(played & (taken_by == _PETIT_TO_DEFENCE), -1.0, 0.0),
+    )
+    return side * petit.value * (multiplier if petit.multiplied else 1)
+
+
+def _poignee_shown(
+    levels: IntArray, taker: IntArray, played: BoolArray, rules: Rules
+) -> FloatArray:
+    """What the poignées shown are worth together, before the side that wins them is known."""
+    bonus_by_level = np.array([0, *rules.poignee.bonuses], dtype=np.float64)
+    bonuses = bonus_by_level[levels]
+    if rules.poignee.who == "taker":
+        shown = bonuses[np.arange(len(taker)), np.maximum(taker, 0)]
+    else:
+        shown = bonuses.sum(axis=1)
+    return np.where(played, shown, 0.0)
+
+
+def _chelem_part(
+    attack_tricks: IntArray,
+    defence_tricks: IntArray,
+    announced: IntArray,
+    played: BoolArray,
+    rules: Rules,
+) -> FloatArray:
+    """The chelem for each defender, signed for the attack (RULES.md §3)."""
+    chelem = rules.chelem
+    attack_slam = played & (defence_tricks == 0)
+    defence_slam = played & (attack_tricks == 0)
+    announced_slam = played & (announced == 1)
+    attack_part = np.where(
+        announced_slam,
+        np.where(attack_slam, chelem.announced_made, chelem.announced_failed),
+        np.where(attack_slam, chelem.unannounced_made, 0),
+    )
+    return (attack_part - np.where(defence_slam, chelem.defence, 0)).astype(np.float64)
+
+
+def _shared_scores(
+    per_defender: FloatArray,
+    taker: IntArray,
+    partners: list[IntArray],
+    played: BoolArray,
+    rules: Rules,
+) -> FloatArray:
+    """Every seat's score: each defender −per_defender, the attack's total shared.
+
+    The attack's total is per_defender times the number of defenders. The holder of called
+    card i gets ``partner_fractions[i]`` of it (both fractions when one partner holds both
+    cards) and the taker the rest; a taker alone faces ``players − 1`` defenders and so gets
+    ``shares.alone`` times per_defender.
+    """
+    players = rules.players
+    seats = np.arange(players)
+    attacking = (seats == taker[:, None]) | (seats == partners[0][:, None])
+    attacking |= seats == partners[1][:, None]
+    defenders = players - attacking.sum(axis=1)
+    attack_total = np.where(played, per_defender * defenders, 0.0)
+
+    scores = np.where(attacking, 0.0, -per_defender[:, None])
+    taker_share = attack_total.copy()
+    for fraction, holder in zip(rules.shares.partner_fractions, partners, strict=False):
+        # Numerator first, then one division: 1/3 of 81 is exactly 27.
+        share = np.where(holder >= 0, attack_total * fraction.numerator / fraction.denominator, 0)
+        held = np.flatnonzero(holder >= 0)
+        scores[held, holder[held]] += share[held]
+        taker_share -= share
+    with_taker = np.flatnonzero(played)
+    scores[with_taker, taker[with_taker]] += taker_share[with_taker]
+    scores[~played] = 0.0
+    return scores
+
+
+def _petit_personal(
+    petit_won: IntArray, petit_seat: IntArray, played: BoolArray, rules: Rules
+) -> tuple[IntArray, FloatArray]:
+    """The personal Petit au bout (older rules): the seat paid, and what each other pays it."""
+    petit = rules.petit_au_bout
+    if not (petit.personal and petit.is_scored):
+        return np.full(len(played), -1, dtype=np.int64), np.zeros(len(played))
+    paid = played & (petit_won == 1)
+    return np.where(paid, petit_seat, -1), np.where(paid, float(petit.value), 0.0)
+
+
+# --------------------------------------------------------------------------------------------
+# Checking the input
+# --------------------------------------------------------------------------------------------
+
+
+def _checked(
+    outcomes: npt.NDArray[np.integer], poignees: npt.NDArray[np.integer], rules: Rules
+) -> tuple[IntArray, IntArray]:
+    """The two arrays as int64, after checking they describe deals these rules can produce."""
+    raw_outcomes = np.asarray(outcomes)
+    raw_poignees = np.asarray(poignees)
+    if raw_outcomes.ndim != 2 or raw_outcomes.shape[1] != N_OUTCOME:
+        raise TarotInputError(
+            f"outcomes must have shape (deals, {N_OUTCOME}), got {raw_outcomes.shape}"
+        )
+    deals = raw_outcomes.shape[0]
+    if raw_poignees.shape != (deals, rules.players):
+        raise TarotInputError(
+            f"poignees must have shape ({deals}, {rules.players}) for {deals} deals of "
+            f"{rules.players} players, got {raw_poignees.shape}"
+        )
+    for name, array in (("outcomes", raw_outcomes), ("poignees", raw_poignees)):
+        if not np.issubdtype(array.dtype, np.integer):
+            raise TarotInputError(f"{name} must hold integers, got {array.dtype}")
+    rows: IntArray = raw_outcomes.astype(np.int64)
+    levels: IntArray = raw_poignees.astype(np.int64)
+
+    def column(name: str) -> IntArray:
+        return rows[:, _AT[name]]
+
+    _require(column("redeal"), "redeal", 0, REDEAL_ALL_PASSED, np.ones(deals, dtype=bool))
+    played = column("redeal") == REDEAL_NONE
+    players = rules.players
+    taker = column("taker")
+    _require(taker, "taker", 0, players - 1, played)
+    _require(column("contract"), "contract", 0, len(rules.contracts) - 1, played)
+    for index, name in enumerate(("partner_1", "partner_2")):
+        partner = column(name)
+        can_exist = index < rules.called_cards
+        _require(partner, name, -1, players - 1 if can_exist else -1, played)
+        _refuse(played & (partner == taker), f"{name} is the taker (a taker alone has −1)")
+    most_half_points = round(2 * rules.card_points.total)
+    _require(column("attack_half_points"), "attack_half_points", 0, most_half_points, played)
+    _require(column("attack_bouts"), "attack_bouts", 0, BOUT_COUNT, played)
+    for name in ("attack_tricks", "defence_tricks"):
+        _require(column(name), name, 0, rules.hand_size, played)
+    tricks = column("attack_tricks") + column("defence_tricks")
+    _refuse(
+        played & (tricks != rules.hand_size),
+        f"attack_tricks + defence_tricks must be the {rules.hand_size} tricks of a deal",
+    )
+    _require(column("petit_au_bout"), "petit_au_bout", _PETIT_NOWHERE, _PETIT_TO_ATTACK, played)
+    _require(column("petit_wins_last_trick"), "petit_wins_last_trick", 0, 1, played)
+    _require(column("chelem_announced"), "chelem_announced", 0, 1, played)
+    petit_won = played & (column("petit_wins_last_trick") == 1)
+    _require(column("petit_au_bout_seat"), "petit_au_bout_seat", 0, players - 1, petit_won)
+    bad_levels = np.any((levels < 0) | (levels > POIGNEE_LEVELS), axis=1)
+    _refuse(bad_levels, f"poignees must be levels 0 to {POIGNEE_LEVELS}")
+    return rows, levels
+
+
+def _require(values: IntArray, name: str, low: int, high: int, where: BoolArray) -> None:
+    """Refuse a value of outcome column ``name`` outside ``low..high`` in a deal of ``where``."""
+    bad = where & ((values < low) | (values > high))
+    if bad.any():
+        deal = int(np.flatnonzero(bad)[0])
+        raise TarotInputError(
+            f"outcome column {name!r} must be between {low} and {high}, "
+            f"got {int(values[deal])} in deal {deal}"
+        )
+
+
+def _refuse(bad: BoolArray, problem: str) -> None:
+    """Refuse the deals marked ``bad``, naming the first."""
+    if bad.any():
+        raise TarotInputError(f"{problem}: deal {int(np.flatnonzero(bad)[0])}")
