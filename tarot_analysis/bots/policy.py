@@ -13,18 +13,17 @@ import numpy as np
 from numba import njit
 
 from tarot_analysis.bots import random_bot
+from tarot_analysis.engine.params import N_CONTRACTS
 
 
 @njit(cache=True)
-def bid(
-    bot: int, seat: int, lo: np.uint64, hi: np.uint64, best: int, n_contracts: int, rng: Any
-) -> int:
-    """The contract ``seat`` bids over ``best`` (−1: pass)."""
-    return random_bot.bid(seat, lo, hi, best, n_contracts, rng)
+def bid(bot: int, seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any, rng: Any) -> int:
+    """The contract index ``seat`` bids over ``best`` (−1: pass); ``p`` the engine's rules."""
+    return random_bot.bid(seat, lo, hi, best, p[N_CONTRACTS], rng)
 
 
 @njit(cache=True)
-def call(bot: int, lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, rng: Any) -> int:
+def call(bot: int, lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, p: Any, rng: Any) -> int:
     """The card the taker (holding ``lo, hi``) calls among the candidates ``cand_lo``."""
     return random_bot.pick(cand_lo, np.uint64(0), rng)
 
@@ -44,18 +43,47 @@ def ecart(
 
 
 @njit(cache=True)
-def poignee(bot: int, seat: int, level_held: int, is_taker: bool, rng: Any) -> int:
+def poignee(
+    bot: int,
+    seat: int,
+    lo: np.uint64,
+    hi: np.uint64,
+    level_held: int,
+    is_taker: bool,
+    p: Any,
+    rng: Any,
+) -> int:
     """The poignée level ``seat`` shows (0: none), at most ``level_held``."""
     return random_bot.poignee(level_held, rng)
 
 
 @njit(cache=True)
-def chelem(bot: int, lo: np.uint64, hi: np.uint64, rng: Any) -> bool:
+def chelem(bot: int, lo: np.uint64, hi: np.uint64, p: Any, rng: Any) -> bool:
     """Whether the taker announces a chelem."""
     return False
 
 
 @njit(cache=True)
-def play(bot: int, seat: int, legal_lo: np.uint64, legal_hi: np.uint64, view: Any, rng: Any) -> int:
-    """The card ``seat`` plays among the legal ones."""
+def play(
+    bot: int,
+    seat: int,
+    lo: np.uint64,
+    hi: np.uint64,
+    legal_lo: np.uint64,
+    legal_hi: np.uint64,
+    view: Any,
+    trick: Any,
+    played: Any,
+    voids: Any,
+    shown: Any,
+    p: Any,
+    rng: Any,
+) -> int:
+    """The card ``seat``, holding ``(lo, hi)``, plays among the legal ones.
+
+    ``view``: the public state of the deal (``engine.core.V_*``); ``trick[:view[V_IN_TRICK]]``
+    the cards already in the trick, in play order; ``played`` every card played so far (two
+    words); ``voids`` per seat, the suits (bit s) it was seen to lack and ``NO_TRUMPS``;
+    ``shown`` the poignée level each seat showed.
+    """
     return random_bot.pick(legal_lo, legal_hi, rng)

@@ -65,14 +65,27 @@ O_CHELEM_ANNOUNCED: Final = 14
 O_DOG_HALF: Final = 15
 O_ECART_HALF: Final = 16
 
-# What a bot may see while playing (the ``view`` array).
-V_TRICK: Final = 0  # number of the trick being played
-V_LEADER: Final = 1
-V_LED: Final = 2
-V_TOP_TRUMP: Final = 3
+# What every player may see while playing (the ``view`` array); a bot also knows its own hand.
+V_TRICK: Final = 0  # number of the trick being played, from 0
+V_LEADER: Final = 1  # seat that led it
+V_LED: Final = 2  # suit of the trick: 0–3, TRUMP_LED, or NOT_LED
+V_TOP_TRUMP: Final = 3  # highest trump in the trick (0: none)
 V_TAKER: Final = 4
-V_IN_TRICK: Final = 5  # cards already in the trick
-N_VIEW: Final = 6
+V_IN_TRICK: Final = 5  # cards already in the trick (``trick[:V_IN_TRICK]``)
+V_BEST: Final = 6  # position in the trick of the card winning it so far (−1: none)
+V_CONTRACT: Final = 7
+V_CALLED_1: Final = 8  # called cards (−1: none)
+V_CALLED_2: Final = 9
+V_PARTNER_1: Final = 10  # seat that played called card 1, once it is played (else −1)
+V_PARTNER_2: Final = 11
+V_PLAYERS: Final = 12
+V_TRICKS: Final = 13  # tricks in the deal
+V_CHELEM: Final = 14  # 1 when the taker announced a chelem
+N_VIEW: Final = 15
+
+# Per seat, what the table has seen it lack (the ``voids`` array): bit s for suit s, and
+# NO_TRUMPS once it failed to trump.
+NO_TRUMPS: Final = 16
 
 ATTACK: Final = 1
 DEFENCE: Final = 0
@@ -227,6 +240,9 @@ def play_deals(
     attack = np.zeros(players, dtype=np.int64)
     trick = np.empty(players, dtype=np.int64)
     view = np.zeros(N_VIEW, dtype=np.int64)
+    voids = np.zeros(players, dtype=np.int64)
+    played = np.zeros(2, dtype=np.uint64)  # every card played in earlier tricks and this one
+    shown = np.zeros(players, dtype=np.int64)  # poignée level shown by each seat
     low_card = half[EXCUSE + 2]  # trump 2: what a card exchanged for the Excuse is worth
     for d in range(masks.shape[0]):
         out = outcomes[d]
@@ -256,10 +272,7 @@ def play_deals(
         if taker < 0:
             contract = -1
             for seat in range(players):
-                bid = policy.bid(
-                    bots[seat], seat, hands[seat, 0], hands[seat, 1], contract,
-                    p[R.N_CONTRACTS], rng,
-                )  # fmt: skip
+                bid = policy.bid(bots[seat], seat, hands[seat, 0], hands[seat, 1], contract, p, rng)
                 if bid > contract:
                     contract = bid
                     taker = seat
@@ -275,10 +288,14 @@ def play_deals(
         called_2 = forced[d, 3]
         if p[R.CALL] >= 1 and called_1 < 0:
             candidates = call_candidates(hands[taker, 0], 0)
-            called_1 = policy.call(bots[taker], hands[taker, 0], hands[taker, 1], candidates, rng)
+            called_1 = policy.call(
+                bots[taker], hands[taker, 0], hands[taker, 1], candidates, p, rng
+            )
         if p[R.CALL] == 2 and called_2 < 0:
             candidates = call_candidates(hands[taker, 0], 1) & ~KINGS_LO
-            called_2 = policy.call(bots[taker], hands[taker, 0], hands[taker, 1], candidates, rng)
+            called_2 = policy.call(
+                bots[taker], hands[taker, 0], hands[taker, 1], candidates, p, rng
+            )
         out[O_CALLED_1] = called_1
         out[O_CALLED_2] = called_2
 
@@ -299,11 +316,13 @@ def play_deals(
             count = p[R.DOG_SIZE]
             free_count = size(free_lo, free_hi)
             if free_count >= count:
-                ecart_lo, ecart_hi = policy.ecart(bots[taker], lo, hi, free_lo, free_hi, count, rng)
+                ecart_lo, ecart_hi = policy.ecart(
+                    bots[taker], lo, hi, free_lo, free_hi, count, p, rng
+                )
             else:
                 # Every free card goes, and the rest among the cards allowed only if forced.
                 extra_lo, extra_hi = policy.ecart(
-                    bots[taker], lo, hi, forced_lo, forced_hi, count - free_count, rng
+                    bots[taker], lo, hi, forced_lo, forced_hi, count - free_count, p, rng
                 )
                 ecart_lo = free_lo | extra_lo
                 ecart_hi = free_hi | extra_hi
@@ -346,11 +365,20 @@ def play_deals(
                     continue
                 held = poignee_level(hands[seat, 1], p)
                 if held > 0:
-                    shown = policy.poignee(bots[seat], seat, held, seat == taker, rng)
-                    poignees[d, seat] = min(shown, held)
+                    level = policy.poignee(
+                        bots[seat],
+                        seat,
+                        hands[seat, 0],
+                        hands[seat, 1],
+                        held,
+                        seat == taker,
+                        p,
+                        rng,
+                    )
+                    poignees[d, seat] = min(level, held)
         announced = False
         if p[R.CHELEM_SCORED]:
-            announced = policy.chelem(bots[taker], hands[taker, 0], hands[taker, 1], rng)
+            announced = policy.chelem(bots[taker], hands[taker, 0], hands[taker, 1], p, rng)
         out[O_CHELEM_ANNOUNCED] = 1 if announced else 0
 
         # The tricks.
@@ -371,6 +399,18 @@ def play_deals(
         petit_wins_last = 0
         penultimate_petit_side = -1
         view[V_TAKER] = taker
+        view[V_CONTRACT] = contract
+        view[V_CALLED_1] = called_1
+        view[V_CALLED_2] = called_2
+        view[V_PARTNER_1] = -1
+        view[V_PARTNER_2] = -1
+        view[V_PLAYERS] = players
+        view[V_TRICKS] = tricks
+        view[V_CHELEM] = 1 if announced else 0
+        voids[:] = 0
+        played[:] = ZERO
+        for seat in range(players):
+            shown[seat] = poignees[d, seat]
         for t in range(tricks):
             led = NOT_LED
             top_trump = 0
@@ -388,10 +428,27 @@ def play_deals(
                 view[V_LED] = led
                 view[V_TOP_TRUMP] = top_trump
                 view[V_IN_TRICK] = k
-                card = policy.play(bots[seat], seat, legal_lo, legal_hi, view, rng)
+                view[V_BEST] = best
+                card = policy.play(
+                    bots[seat], seat, hands[seat, 0], hands[seat, 1], legal_lo, legal_hi,
+                    view, trick, played, voids, shown, p, rng,
+                )  # fmt: skip
                 _remove(hands, seat, card)
                 trick[k] = card
+                card_lo, card_hi = bit_of(card)
+                played[0] |= card_lo
+                played[1] |= card_hi
+                if card == called_1:
+                    view[V_PARTNER_1] = seat
+                if card == called_2:
+                    view[V_PARTNER_2] = seat
                 suit = suit_of(card)
+                if 0 <= led < TRUMP_LED and suit != led and suit >= 0:
+                    voids[seat] |= 1 << led
+                    if suit != TRUMP_LED:
+                        voids[seat] |= NO_TRUMPS
+                elif led == TRUMP_LED and 0 <= suit < TRUMP_LED:
+                    voids[seat] |= NO_TRUMPS
                 if suit < 0:
                     excuse_at = k
                 elif suit == TRUMP_LED:
