@@ -36,6 +36,7 @@ def ecart(
     free_lo: np.uint64,
     free_hi: np.uint64,
     count: int,
+    p: Any,
     rng: Any,
 ) -> tuple[np.uint64, np.uint64]:
     """``count`` cards to discard, all among ``free`` (the engine adds forced cards itself)."""
