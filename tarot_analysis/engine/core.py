@@ -225,13 +225,15 @@ def play_deals(
     log: Any,
     leaders: Any,
     ecarts: Any,
+    bids: Any,
 ) -> None:
     """Play every deal of ``masks`` (n, players + 1, 2) to the end.
 
     ``forced`` (n, 4): taker, contract, called card 1, called card 2 (−1: decided at the
     table). Fills ``outcomes`` (n, N_OUTCOME), ``poignees`` (n, players); when ``log`` has n
     rows, also the cards of every trick in play order ``log`` (n, tricks, players), who led
-    each trick ``leaders`` (n, tricks), and the écart ``ecarts`` (n, 2).
+    each trick ``leaders`` (n, tricks), the écart ``ecarts`` (n, 2) and each seat's bid
+    ``bids`` (n, players: a contract index, −1 for a pass, −2 when there was no auction).
     """
     players = p[R.PLAYERS]
     tricks = p[R.HAND_SIZE]
@@ -269,10 +271,14 @@ def play_deals(
         # Bidding: one turn each from seat 0, each bid above the last.
         taker = forced[d, 0]
         contract = forced[d, 1]
+        if keep_log:
+            bids[d, :] = -2
         if taker < 0:
             contract = -1
             for seat in range(players):
                 bid = policy.bid(bots[seat], seat, hands[seat, 0], hands[seat, 1], contract, p, rng)
+                if keep_log:
+                    bids[d, seat] = bid if bid > contract else -1
                 if bid > contract:
                     contract = bid
                     taker = seat

@@ -16,17 +16,26 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
+from tarot_analysis import cards
 from tarot_analysis._jit import chunk_states, normalise_seed
 from tarot_analysis.bots import bot_id
-from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk, make_plan
+from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealPlan, DealStream, deal_chunk, make_plan
 from tarot_analysis.engine.core import play_deals
-from tarot_analysis.engine.outcome import N_OUTCOME, OUTCOME_COLUMNS
+from tarot_analysis.engine.outcome import (
+    N_OUTCOME,
+    OUTCOME_COLUMNS,
+    REDEAL_ALL_PASSED,
+    REDEAL_NONE,
+    REDEAL_PETIT_SEC,
+)
 from tarot_analysis.engine.params import EngineRules, engine_rules
+from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
 from tarot_analysis.simulate import map_chunks
+from tarot_analysis.stats import wilson_interval
 
-__all__ = ["PlayResult", "play"]
+__all__ = ["PlayResult", "play", "replay"]
 
 
 @dataclass
@@ -43,6 +52,7 @@ class PlayResult:
     tricks: npt.NDArray[np.int8] | None = None  # (n, tricks, players): cards in play order
     leaders: npt.NDArray[np.int8] | None = None  # (n, tricks): seat leading each trick
     ecarts: npt.NDArray[np.uint64] | None = None  # (n, 2)
+    bids: npt.NDArray[np.int8] | None = None  # (n, players): contract index, −1 pass
     metadata: dict[str, Any] = field(default_factory=dict)
 
     def raw(self) -> pd.DataFrame:
@@ -52,6 +62,71 @@ class PlayResult:
             frame[f"poignee_{seat}"] = self.poignees[:, seat]
         return frame
 
+    def scores(self) -> pd.DataFrame:
+        """One row per deal: who took what, how it went, and the score in named parts.
+
+        The scoring columns of :func:`~tarot_analysis.engine.scoring.score_outcomes`, plus
+        ``redeal_reason``, ``taker_score``, the tricks of each side, who took the Petit au
+        bout (``petit_au_bout_side``), the points of the dog and the écart, the called cards
+        and each seat's poignée.
+        """
+        frame = score_outcomes(self.outcomes, self.poignees, self.rules)
+        raw = self.raw()
+        reasons = {REDEAL_NONE: "", REDEAL_PETIT_SEC: "petit_sec", REDEAL_ALL_PASSED: "all_passed"}
+        frame.insert(1, "redeal_reason", raw["redeal"].map(reasons))
+        seats = np.clip(frame["taker"].to_numpy(), 0, None)
+        seat_scores = frame[[f"score_{seat}" for seat in range(self.rules.players)]].to_numpy()
+        frame["taker_score"] = np.where(
+            frame["redeal"], np.nan, seat_scores[np.arange(len(frame)), seats]
+        )
+        for column in ("attack_tricks", "defence_tricks", "chelem_announced"):
+            frame[column] = raw[column]
+        side = raw["petit_au_bout"].map({1: "attack", 0: "defence", -1: ""})
+        frame["petit_au_bout_side"] = side
+        frame["dog_points"] = raw["dog_half_points"] / 2
+        frame["ecart_points"] = raw["ecart_half_points"] / 2
+        for column in ("called_1", "called_2"):
+            frame[column] = [cards.card_name(c) if c >= 0 else "" for c in raw[column]]
+        for seat in range(self.rules.players):
+            frame[f"poignee_{seat}"] = self.poignees[:, seat]
+        frame.index.name = "deal"
+        return frame
+
+    def contracts(self, scores: pd.DataFrame | None = None) -> pd.DataFrame:
+        """Per contract: how often it was played, how often it made (Wilson 95% interval),
+        and the taker's mean score. Redealt deals are left out (see :meth:`redeals`)."""
+        scores = self.scores() if scores is None else scores
+        played = scores[~scores["redeal"]]
+        rows = []
+        for contract in self.rules.contracts:
+            chosen = played[played["contract"] == contract.name]
+            n = len(chosen)
+            made = int(chosen["made"].sum()) if n else 0
+            low, high = wilson_interval(made, n)
+            nan = float("nan")
+            rows.append(
+                {
+                    "contract": contract.name,
+                    "n": n,
+                    "made": made,
+                    "rate": made / n if n else nan,
+                    "ci_low": float(low),
+                    "ci_high": float(high),
+                    "mean_taker_score": float(chosen["taker_score"].mean()) if n else nan,
+                    "mean_attack_points": float(chosen["attack_points"].mean()) if n else nan,
+                }
+            )
+        return pd.DataFrame(rows).set_index("contract")
+
+    def redeals(self) -> dict[str, int]:
+        """How many deals were void: a Petit sec, or nobody bid."""
+        reason = self.outcomes[:, 0]
+        return {
+            "petit_sec": int(np.sum(reason == REDEAL_PETIT_SEC)),
+            "all_passed": int(np.sum(reason == REDEAL_ALL_PASSED)),
+            "total": int(np.sum(reason != REDEAL_NONE)),
+        }
+
 
 def _bot_ids(
     bots: str | Sequence[str], players: int
@@ -60,6 +135,85 @@ def _bot_ids(
     if len(names) != players:
         raise TarotInputError(f"{players} bots were expected (one per seat), got {len(names)}")
     return names, np.array([bot_id(name) for name in names], dtype=np.int64)
+
+
+@dataclass
+class _Table:
+    """Everything fixed for a run: rules, bots, forced contracts, seed and chunking."""
+
+    rules: Rules
+    names: tuple[str, ...]
+    ids: npt.NDArray[np.int64]
+    engine: EngineRules
+    plan: DealPlan
+    root: np.random.SeedSequence
+    chunk_size: int
+    forced: npt.NDArray[np.int64]
+
+    def empty(self, n: int, keep_tricks: bool) -> PlayResult:
+        rules = self.rules
+        kept = n if keep_tricks else 0
+        return PlayResult(
+            rules=rules, bots=self.names, seed=self.root, chunk_size=self.chunk_size,
+            masks=np.zeros((n, self.plan.groups, 2), dtype=np.uint64),
+            outcomes=np.empty((n, N_OUTCOME), dtype=np.int32),
+            poignees=np.empty((n, rules.players), dtype=np.int8),
+            tricks=np.empty((kept, rules.hand_size, rules.players), dtype=np.int8),
+            leaders=np.empty((kept, rules.hand_size), dtype=np.int8),
+            ecarts=np.zeros((kept, 2), dtype=np.uint64),
+            bids=np.empty((kept, rules.players), dtype=np.int8),
+        )  # fmt: skip
+
+    def play_chunk(self, chunk: int, result: PlayResult, start: int, stop: int) -> None:
+        """Deals ``start .. stop`` of chunk ``chunk`` (counted from the chunk's first deal)
+        into ``result`` rows ``0 .. stop − start`` — the deals before ``start`` are played too,
+        since the chunk's streams run through them."""
+        n = stop
+        if start == 0 and len(result.outcomes) == n:
+            scratch = result
+        else:
+            keep = result.tricks is not None and len(result.tricks) > 0
+            scratch = self.empty(n, keep_tricks=keep)
+        first = chunk * self.chunk_size
+        deal_chunk(self.plan, DealStream.open(self.plan, self.root, chunk), n, scratch.masks)
+        assert scratch.tricks is not None and scratch.leaders is not None
+        assert scratch.ecarts is not None and scratch.bids is not None
+        play_deals(
+            scratch.masks, self.ids, self.forced[first : first + n], self.engine.params,
+            self.engine.contract_dog, self.engine.half_points, _bot_rng(self.root, chunk),
+            scratch.outcomes, scratch.poignees, scratch.tricks, scratch.leaders,
+            scratch.ecarts, scratch.bids,
+        )  # fmt: skip
+        if scratch is not result:
+            _copy_rows(scratch, start, stop, result)
+
+
+def _copy_rows(source: PlayResult, start: int, stop: int, target: PlayResult) -> None:
+    for name in ("masks", "outcomes", "poignees", "tricks", "leaders", "ecarts", "bids"):
+        rows = getattr(source, name)
+        if rows is not None and len(rows):
+            getattr(target, name)[: stop - start] = rows[start:stop]
+
+
+def _table(
+    rules: Rules,
+    deals: int,
+    bots: str | Sequence[str],
+    seed: int | np.random.SeedSequence | None,
+    forced: npt.ArrayLike | None,
+    chunk_size: int,
+) -> _Table:
+    if rules.tarocco is not None:
+        raise TarotInputError(f"{rules.name}: Tarocco deals are not played by this engine yet")
+    if deals < 1:
+        raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
+    if chunk_size < 1:
+        raise TarotInputError(f"chunk size must be at least 1, got {chunk_size}")
+    names, ids = _bot_ids(bots, rules.players)
+    return _Table(
+        rules=rules, names=names, ids=ids, engine=engine_rules(rules), plan=make_plan(rules),
+        root=normalise_seed(seed), chunk_size=chunk_size, forced=_forced(forced, deals, rules),
+    )  # fmt: skip
 
 
 def play(
@@ -77,41 +231,57 @@ def play(
 
     ``bots``: one name for every seat, or one per seat. ``forced``: an array (deals, 4) of
     taker, contract index, called card 1 and 2 for each deal (−1: decided at the table), or
-    one row for every deal. ``keep_tricks`` records every trick for replay.
+    one row for every deal. ``keep_tricks`` records bids, écart and every trick for replay.
     """
-    if rules.tarocco is not None:
-        raise TarotInputError(f"{rules.name}: Tarocco deals are not played by this engine yet")
-    if deals < 1:
-        raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
-    names, ids = _bot_ids(bots, rules.players)
-    engine = engine_rules(rules)
-    forced_rows = _forced(forced, deals, rules)
-    plan = make_plan(rules)
-    root = normalise_seed(seed)
-    n_chunks = -(-deals // chunk_size)
-    masks = np.empty((deals, plan.groups, 2), dtype=np.uint64)
-    outcomes = np.empty((deals, N_OUTCOME), dtype=np.int32)
-    poignees = np.empty((deals, rules.players), dtype=np.int8)
-    tricks = np.empty((deals if keep_tricks else 0, rules.hand_size, rules.players), dtype=np.int8)
-    leaders = np.empty((deals if keep_tricks else 0, rules.hand_size), dtype=np.int8)
-    ecarts = np.zeros((deals if keep_tricks else 0, 2), dtype=np.uint64)
+    table = _table(rules, deals, bots, seed, forced, chunk_size)
+    result = table.empty(deals, keep_tricks)
 
     def work(chunk: int) -> int:
         start = chunk * chunk_size
         stop = min(deals, start + chunk_size)
-        deal_chunk(plan, DealStream.open(plan, root, chunk), stop - start, masks[start:stop])
-        _play_chunk(engine, masks[start:stop], ids, forced_rows[start:stop], _bot_rng(root, chunk),
-                    outcomes[start:stop], poignees[start:stop],
-                    tricks[start:stop], leaders[start:stop], ecarts[start:stop])  # fmt: skip
+        view = _rows(result, start, stop, keep_tricks)
+        table.play_chunk(chunk, view, 0, stop - start)
         return chunk
 
-    for _ in map_chunks(work, range(n_chunks), threads=threads):
+    for _ in map_chunks(work, range(-(-deals // chunk_size)), threads=threads):
         pass
+    if not keep_tricks:
+        result.tricks = result.leaders = result.ecarts = result.bids = None
+    return result
+
+
+def replay(
+    rules: Rules,
+    deal: int,
+    *,
+    bots: str | Sequence[str] = "random",
+    seed: int | np.random.SeedSequence | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+) -> PlayResult:
+    """Deal number ``deal`` of the run ``play(rules, …, seed=seed)``, with every trick.
+
+    Only the deal's own chunk is played, up to the deal, so this is quick at any position.
+    """
+    if deal < 0:
+        raise TarotInputError(f"the deal number must be 0 or more, got {deal}")
+    table = _table(rules, deal + 1, bots, seed, None, chunk_size)
+    chunk, offset = divmod(deal, chunk_size)
+    result = table.empty(1, keep_tricks=True)
+    table.play_chunk(chunk, result, offset, offset + 1)
+    return result
+
+
+def _rows(result: PlayResult, start: int, stop: int, keep_tricks: bool) -> PlayResult:
+    """A view of rows ``start .. stop`` of ``result`` (the arrays are shared)."""
+    kept = (start, stop) if keep_tricks else (0, 0)
+    assert result.tricks is not None and result.leaders is not None
+    assert result.ecarts is not None and result.bids is not None
     return PlayResult(
-        rules=rules, bots=names, seed=root, chunk_size=chunk_size, masks=masks,
-        outcomes=outcomes, poignees=poignees,
-        tricks=tricks if keep_tricks else None, leaders=leaders if keep_tricks else None,
-        ecarts=ecarts if keep_tricks else None,
+        rules=result.rules, bots=result.bots, seed=result.seed, chunk_size=result.chunk_size,
+        masks=result.masks[start:stop], outcomes=result.outcomes[start:stop],
+        poignees=result.poignees[start:stop], tricks=result.tricks[slice(*kept)],
+        leaders=result.leaders[slice(*kept)], ecarts=result.ecarts[slice(*kept)],
+        bids=result.bids[slice(*kept)],
     )  # fmt: skip
 
 
@@ -119,22 +289,6 @@ def _bot_rng(root: np.random.SeedSequence, chunk: int) -> npt.NDArray[np.uint64]
     """The bots' generator for a chunk: a stream apart from the dealer's."""
     child = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, chunk, 1))
     return chunk_states(child, 0, 1)[0]
-
-
-def _play_chunk(
-    engine: EngineRules, masks: Any, ids: Any, forced: Any, rng: Any,
-    outcomes: Any, poignees: Any, tricks: Any, leaders: Any, ecarts: Any,
-) -> None:  # fmt: skip
-    wide = np.empty((outcomes.shape[0], N_OUTCOME), dtype=np.int64)
-    wide_poignees = np.empty(poignees.shape, dtype=np.int64)
-    wide_tricks = np.empty(tricks.shape, dtype=np.int64)
-    wide_leaders = np.empty(leaders.shape, dtype=np.int64)
-    play_deals(masks, ids, forced, engine.params, engine.contract_dog, engine.half_points, rng,
-               wide, wide_poignees, wide_tricks, wide_leaders, ecarts)  # fmt: skip
-    outcomes[:] = wide
-    poignees[:] = wide_poignees
-    tricks[:] = wide_tricks
-    leaders[:] = wide_leaders
 
 
 def _forced(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.NDArray[np.int64]:
