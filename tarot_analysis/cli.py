@@ -85,6 +85,29 @@ def build_parser() -> argparse.ArgumentParser:
     _add_run_options(hands, deals=1_000_000)
     hands.add_argument("--out", help="save every hand's features to this Parquet file")
 
+    play = commands.add_parser(
+        "play",
+        help="play deals to the end with bots: contract frequencies and success rates",
+        description="Deal, bid, call, take the dog, play and score many deals with bots.",
+    )
+    _add_run_options(play, deals=100_000)
+    play.add_argument(
+        "--bots", nargs="+", default=["random"], metavar="BOT",
+        help="one bot for every seat, or one per seat (default random)",
+    )  # fmt: skip
+    play.add_argument("--out", help="save every deal's outcome and score to this Parquet file")
+
+    replay = commands.add_parser(
+        "replay",
+        help="one deal trick by trick: hands, bids, dog, écart, tricks and score",
+        description="Replay one deal of a 'play' run (same rules, seed, bots and chunk size).",
+    )
+    replay.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
+    replay.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    replay.add_argument("--deal", type=_seed, default=0, help="deal number, from 0 (default 0)")
+    replay.add_argument("--bots", nargs="+", default=["random"], metavar="BOT")
+    replay.add_argument("--chunk-size", type=_positive, default=None, help="as in the play run")
+
     rules = commands.add_parser("rules", help="list the rule presets or show one")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
     rules_commands.add_parser("list", help="the presets shipped with the toolkit")
@@ -104,6 +127,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _hands(args)
         if args.command == "rules":
             return _rules(args)
+        if args.command == "play":
+            return _play(args)
+        if args.command == "replay":
+            return _replay(args)
     except TarotInputError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -158,6 +185,123 @@ def _hands(args: argparse.Namespace) -> int:
         print(json.dumps(result, indent=2))
         return 0
     print(_hands_report(stats, elapsed, args.out))
+    return 0
+
+
+def _bots(names: list[str], players: int) -> str | list[str]:
+    return names[0] if len(names) == 1 else names
+
+
+def _play(args: argparse.Namespace) -> int:
+    from tarot_analysis.rules import load_rules
+
+    rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
+    from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
+    from tarot_analysis.engine.play import play
+    from tarot_analysis.simulate import check_output_path
+
+    if args.out:
+        check_output_path(args.out)
+    chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
+    started = time.perf_counter()
+    result = play(
+        rules, args.deals, bots=_bots(args.bots, rules.players), seed=args.seed,
+        chunk_size=chunk_size, threads=args.threads,
+        progress=not (args.no_progress or args.json),
+    )  # fmt: skip
+    elapsed = time.perf_counter() - started
+    scores = result.scores()
+    contracts = result.contracts(scores)
+    if args.out:
+        _save_scores(scores, result.metadata, args.out)
+    if args.json:
+        summary = {
+            "rules": rules.name,
+            "deals": args.deals,
+            "seed": args.seed,
+            "bots": list(result.bots),
+            "mode": "auction",
+            "redeals": result.redeals(),
+            "contracts": {
+                name: {
+                    key: _json_number(contracts.at[name, key]) for key in contracts.columns
+                }
+                for name in contracts.index
+            },
+            "seconds": round(elapsed, 3),
+            "metadata": result.metadata,
+        }
+        print(json.dumps(summary, indent=2))
+        return 0
+    print(_play_report(result, contracts, elapsed, args.out))
+    return 0
+
+
+def _json_number(value: Any) -> float | int | None:
+    if isinstance(value, (int, float)) and pd.isna(value):
+        return None
+    return value.item() if hasattr(value, "item") else value
+
+
+def _save_scores(scores: pd.DataFrame, metadata: dict[str, Any], out: str) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from tarot_analysis.simulate import check_output_path
+
+    path = check_output_path(out)
+    table = pa.Table.from_pandas(scores.reset_index(), preserve_index=False)
+    table = table.replace_schema_metadata({b"tarot_analysis": json.dumps(metadata).encode()})
+    pq.write_table(table, path, compression="zstd")
+
+
+def _play_report(result: Any, contracts: pd.DataFrame, elapsed: float, out: str | None) -> str:
+    rules = result.rules
+    deals = len(result.outcomes)
+    redeals = result.redeals()
+    bots = (
+        ", ".join(result.bots) if len(set(result.bots)) > 1 else f"{result.bots[0]} at every seat"
+    )
+    played = deals - redeals["total"]
+    lines = [
+        f"Contracts — rules {rules.name}, bots: {bots}, {deals:,} deals, seed "
+        f"{result.metadata['seed']}, chunks of {result.chunk_size:,}, mode: auction, "
+        f"tarot-analysis {__version__}",
+        f"{deals / elapsed:,.0f} deals per second ({elapsed:.2f} s). Redealt and left out: "
+        f"{redeals['petit_sec']:,} with a Petit sec, {redeals['all_passed']:,} where everyone "
+        f"passed; {played:,} deals played.",
+    ]
+    if out:
+        lines.append(f"Every deal's outcome and score saved to {out}")
+    shown = pd.DataFrame(index=contracts.index)
+    shown["played"] = contracts["n"].map("{:,}".format)
+    shown["share"] = (contracts["n"] / max(played, 1)).map("{:.1%}".format)
+    shown["made"] = contracts["made"].map("{:,}".format)
+    shown["success"] = contracts["rate"].map(lambda r: "—" if pd.isna(r) else f"{r:.1%}")
+    shown["95% interval"] = [
+        "—" if pd.isna(lo) else f"{lo:.1%} – {hi:.1%}"
+        for lo, hi in zip(contracts["ci_low"], contracts["ci_high"], strict=True)
+    ]
+    shown["mean taker score"] = contracts["mean_taker_score"].map(
+        lambda v: "—" if pd.isna(v) else f"{v:+.1f}"
+    )
+    return "\n".join([*lines, "", shown.to_string()])
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from tarot_analysis.rules import load_rules
+
+    rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
+    from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
+    from tarot_analysis.engine.play import replay
+    from tarot_analysis.engine.replay import describe
+
+    chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
+    result = replay(
+        rules, args.deal, bots=_bots(args.bots, rules.players), seed=args.seed,
+        chunk_size=chunk_size,
+    )  # fmt: skip
+    print(describe(result, deal_number=args.deal))
     return 0
 
 

@@ -32,8 +32,8 @@ from tarot_analysis._jit import normalise_seed
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk, make_plan
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, N_FEATURES, features_frame, features_kernel
-from tarot_analysis.rules import Rules, rules_to_dict
-from tarot_analysis.simulate import map_chunks
+from tarot_analysis.rules import Rules
+from tarot_analysis.simulate import check_output_path, map_chunks, run_metadata, seed_label
 from tarot_analysis.stats import chi_square_gof, rate_table
 
 __all__ = ["HandCounts", "HandStats", "run_hands"]
@@ -265,7 +265,7 @@ class HandStats:
         result: dict[str, Any] = {
             "rules": self.rules.name,
             "deals": self.deals,
-            "seed": _seed_label(self.seed),
+            "seed": seed_label(self.seed),
             "chunk_size": self.chunk_size,
             "version": __version__,
             "poignee": rows(poignee[poignee["per"] == "hand"]),
@@ -282,30 +282,6 @@ class HandStats:
                 }
         result["metadata"] = self.metadata
         return result
-
-
-def _seed_label(seed: np.random.SeedSequence) -> int | list[int] | None:
-    entropy = seed.entropy
-    if isinstance(entropy, (int, np.integer)):
-        return int(entropy)
-    return None if entropy is None else [int(e) for e in entropy]
-
-
-def run_metadata(
-    rules: Rules, seed: np.random.SeedSequence, chunk_size: int, deals: int
-) -> dict[str, Any]:
-    """What every output file records, so that any deal in it can be dealt again."""
-    return {
-        "rules": rules.name,
-        "rules_definition": rules_to_dict(rules),
-        "seed": _seed_label(seed),
-        "spawn_key": list(seed.spawn_key),
-        "chunk_size": chunk_size,
-        "deals": deals,
-        "chunk_seeding": "SeedSequence(seed, spawn_key=(chunk,)) -> xoshiro256**",
-        "bots": None,
-        "version": __version__,
-    }
 
 
 def run_hands(
@@ -397,17 +373,7 @@ class _FeatureWriter:
 
         self._pa = pa
         self._rules = rules
-        self._path = Path(path)
-        # Fail before dealing, with the path in the message, rather than after the first chunk.
-        if self._path.is_dir():
-            raise TarotInputError(f"cannot write {self._path}: it is a folder, not a file")
-        folder = self._path.parent
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except (FileExistsError, NotADirectoryError):
-            raise TarotInputError(
-                f"cannot create the folder {folder} for {self._path}: a file is in the way"
-            ) from None
+        self._path = check_output_path(path)
         self._metadata = {b"tarot_analysis": json.dumps(dict(metadata)).encode()}
         self._writer: Any = None
         self._pq = pq

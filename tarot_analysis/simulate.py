@@ -11,11 +11,22 @@ import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import TypeVar
+from pathlib import Path
+from typing import Any, TypeVar
 
+import numpy as np
 from tqdm.auto import tqdm
 
-__all__ = ["default_threads", "map_chunks"]
+from tarot_analysis import __version__
+from tarot_analysis.rules import Rules, rules_to_dict
+
+__all__ = [
+    "check_output_path",
+    "default_threads",
+    "map_chunks",
+    "run_metadata",
+    "seed_label",
+]
 
 T = TypeVar("T")
 
@@ -74,3 +85,48 @@ def map_chunks(
         finally:
             for future in pending:
                 future.cancel()
+
+
+def seed_label(seed: np.random.SeedSequence) -> int | list[int] | None:
+    """The seed as a user typed it (an int), or the entropy drawn when none was given."""
+    entropy = seed.entropy
+    if isinstance(entropy, (int, np.integer)):
+        return int(entropy)
+    return None if entropy is None else [int(e) for e in entropy]
+
+
+def run_metadata(
+    rules: Rules, seed: np.random.SeedSequence, chunk_size: int, deals: int
+) -> dict[str, Any]:
+    """What every output file records, so that any deal in it can be dealt again."""
+    return {
+        "rules": rules.name,
+        "rules_definition": rules_to_dict(rules),
+        "seed": seed_label(seed),
+        "spawn_key": list(seed.spawn_key),
+        "chunk_size": chunk_size,
+        "deals": deals,
+        "chunk_seeding": "SeedSequence(seed, spawn_key=(chunk,)) -> xoshiro256**",
+        "bots": None,
+        "version": __version__,
+    }
+
+
+def check_output_path(path: str | Path) -> Path:
+    """Make sure an output file can be written at ``path`` (creating its folder), or say why.
+
+    Called before a run starts, so that a bad path fails at once rather than after the work.
+    """
+    from tarot_analysis.errors import TarotInputError
+
+    target = Path(path)
+    if target.is_dir():
+        raise TarotInputError(f"cannot write {target}: it is a folder, not a file")
+    folder = target.parent
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise TarotInputError(
+            f"cannot create the folder {folder} for {target}: a file is in the way"
+        ) from None
+    return target

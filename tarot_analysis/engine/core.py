@@ -232,8 +232,9 @@ def play_deals(
     ``forced`` (n, 4): taker, contract, called card 1, called card 2 (−1: decided at the
     table). Fills ``outcomes`` (n, N_OUTCOME), ``poignees`` (n, players); when ``log`` has n
     rows, also the cards of every trick in play order ``log`` (n, tricks, players), who led
-    each trick ``leaders`` (n, tricks), the écart ``ecarts`` (n, 2) and each seat's bid
-    ``bids`` (n, players: a contract index, −1 for a pass, −2 when there was no auction).
+    each trick ``leaders`` (n, tricks + 1; the last column is who won the last trick), the
+    écart ``ecarts`` (n, 2) and each seat's bid ``bids`` (n, players: a contract index, −1
+    for a pass, −2 when there was no auction).
     """
     players = p[R.PLAYERS]
     tricks = p[R.HAND_SIZE]
@@ -522,6 +523,8 @@ def play_deals(
             if chelem_excuse and penultimate_petit_side == side and p[R.CHELEM_PETIT_PENULTIMATE]:
                 petit_side = side
             leader = winner
+        if keep_log:
+            leaders[d, tricks] = leader  # the winner of the last trick
         if petit_side < 0:
             petit_seat = -1
         # The owed low card changes hands once the debtor has a trick to take it from.

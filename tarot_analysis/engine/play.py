@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
+from tqdm.auto import tqdm
 
 from tarot_analysis import cards
 from tarot_analysis._jit import chunk_states, normalise_seed
@@ -32,7 +33,7 @@ from tarot_analysis.engine.params import EngineRules, engine_rules
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
-from tarot_analysis.simulate import map_chunks
+from tarot_analysis.simulate import map_chunks, run_metadata
 from tarot_analysis.stats import wilson_interval
 
 __all__ = ["PlayResult", "play", "replay"]
@@ -50,7 +51,8 @@ class PlayResult:
     outcomes: npt.NDArray[np.int32]  # (n, N_OUTCOME), columns OUTCOME_COLUMNS
     poignees: npt.NDArray[np.int8]  # (n, players): level shown by each seat
     tricks: npt.NDArray[np.int8] | None = None  # (n, tricks, players): cards in play order
-    leaders: npt.NDArray[np.int8] | None = None  # (n, tricks): seat leading each trick
+    # (n, tricks + 1): the seat leading each trick, then the seat that won the last one
+    leaders: npt.NDArray[np.int8] | None = None
     ecarts: npt.NDArray[np.uint64] | None = None  # (n, 2)
     bids: npt.NDArray[np.int8] | None = None  # (n, players): contract index, −1 pass
     metadata: dict[str, Any] = field(default_factory=dict)
@@ -159,7 +161,7 @@ class _Table:
             outcomes=np.empty((n, N_OUTCOME), dtype=np.int32),
             poignees=np.empty((n, rules.players), dtype=np.int8),
             tricks=np.empty((kept, rules.hand_size, rules.players), dtype=np.int8),
-            leaders=np.empty((kept, rules.hand_size), dtype=np.int8),
+            leaders=np.empty((kept, rules.hand_size + 1), dtype=np.int8),
             ecarts=np.zeros((kept, 2), dtype=np.uint64),
             bids=np.empty((kept, rules.players), dtype=np.int8),
         )  # fmt: skip
@@ -226,6 +228,7 @@ def play(
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     threads: int | None = None,
     keep_tricks: bool = False,
+    progress: bool = False,
 ) -> PlayResult:
     """Deal ``deals`` deals of ``rules`` from ``seed`` and play each one to the end.
 
@@ -243,8 +246,19 @@ def play(
         table.play_chunk(chunk, view, 0, stop - start)
         return chunk
 
-    for _ in map_chunks(work, range(-(-deals // chunk_size)), threads=threads):
-        pass
+    bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
+    sizes = {
+        chunk: min(chunk_size, deals - chunk * chunk_size)
+        for chunk in range(-(-deals // chunk_size))
+    }
+    with bar:
+        for _ in map_chunks(
+            work, sizes, threads=threads, progress=bar, progress_step=lambda chunk: sizes[chunk]
+        ):
+            pass
+    result.metadata = run_metadata(rules, table.root, chunk_size, deals) | {
+        "bots": list(table.names)
+    }
     if not keep_tricks:
         result.tricks = result.leaders = result.ecarts = result.bids = None
     return result

@@ -1,0 +1,116 @@
+"""One played deal told trick by trick, so that a player can check the engine by eye."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from tarot_analysis import cards
+from tarot_analysis.engine.outcome import OUTCOME_COLUMNS, REDEAL_ALL_PASSED, REDEAL_PETIT_SEC
+
+if TYPE_CHECKING:
+    from tarot_analysis.engine.play import PlayResult
+
+__all__ = ["describe"]
+
+COLUMN = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}
+LEVELS = ("", "simple", "double", "triple")
+
+
+def _hand(lo: int, hi: int) -> str:
+    return cards.format_cards(cards.from_mask(int(lo), int(hi))) or "—"
+
+
+def describe(result: PlayResult, row: int = 0, *, deal_number: int | None = None) -> str:
+    """Deal ``row`` of ``result`` (played with ``keep_tricks``) as text: hands, bids, call,
+    dog and écart, poignées, every trick and its winner, and the score in its parts."""
+    rules = result.rules
+    players = rules.players
+    assert result.tricks is not None and result.leaders is not None
+    assert result.ecarts is not None and result.bids is not None
+    out = result.outcomes[row]
+    number = row if deal_number is None else deal_number
+    bots = (
+        result.bots[0] + " at every seat" if len(set(result.bots)) == 1 else ", ".join(result.bots)
+    )
+    lines = [
+        f"{rules.name}, deal {number} (seed {result.metadata.get('seed', result.seed.entropy)}, "
+        f"chunks of {result.chunk_size:,}; bots: {bots})",
+        "",
+        f"Hands as dealt (seat 0 speaks and leads first; the dealer is seat {players - 1}):",
+    ]
+    for seat in range(players):
+        lo, hi = result.masks[row, seat]
+        lines.append(f"  seat {seat}: {_hand(lo, hi)}")
+    dog_lo, dog_hi = result.masks[row, players]
+    lines.append(f"  dog:    {_hand(dog_lo, dog_hi)}")
+
+    if out[COLUMN["redeal"]] == REDEAL_PETIT_SEC:
+        return "\n".join([*lines, "", "A player holds the Petit sec: the deal is void."])
+    names = [contract.name for contract in rules.contracts]
+    said = [
+        f"seat {seat} {'pass' if bid < 0 else names[bid]}"
+        for seat, bid in enumerate(result.bids[row])
+        if bid > -2
+    ]
+    if said:
+        lines += ["", "Bids: " + ", ".join(said)]
+    if out[COLUMN["redeal"]] == REDEAL_ALL_PASSED:
+        return "\n".join([*lines, "Everyone passed: the deal is void."])
+    taker = int(out[COLUMN["taker"]])
+    contract = rules.contracts[int(out[COLUMN["contract"]])]
+    lines.append(f"Seat {taker} takes: {contract.name} (×{contract.multiplier}).")
+    for which in ("1", "2"):
+        called = int(out[COLUMN["called_" + which]])
+        if called >= 0:
+            partner = int(out[COLUMN["partner_" + which]])
+            where = f"held by seat {partner}" if partner >= 0 else "not held by a partner"
+            lines.append(f"Called: {cards.card_long_name(called)} ({where}).")
+    if contract.dog == "taker":
+        ecart = _hand(*result.ecarts[row])
+        lines.append(f"The dog is shown and taken; écart: {ecart}.")
+    elif contract.dog == "taker_unseen":
+        lines.append("The dog stays unseen and counts for the taker.")
+    else:
+        lines.append("The dog stays unseen and counts for the defence.")
+    for seat in range(players):
+        level = int(result.poignees[row, seat])
+        if level:
+            lines.append(f"Seat {seat} shows a {LEVELS[level]} poignée.")
+    if out[COLUMN["chelem_announced"]]:
+        lines.append(f"Seat {taker} announces a chelem.")
+
+    lines.append("")
+    attack = {taker} | {
+        int(out[COLUMN[c]]) for c in ("partner_1", "partner_2") if out[COLUMN[c]] >= 0
+    }
+    for t in range(rules.hand_size):
+        leader = int(result.leaders[row, t])
+        next_leader = int(result.leaders[row, t + 1])  # the winner of trick t
+        played = ", ".join(
+            f"{(leader + k) % players}:{cards.card_name(int(result.tricks[row, t, k]))}"
+            for k in range(players)
+        )
+        side = "attack" if next_leader in attack else "defence"
+        lines.append(f"Trick {t + 1:>2}: {played}  → seat {next_leader} ({side})")
+
+    scores = result.scores().iloc[row]
+    lines += [
+        "",
+        f"The attack (seats {', '.join(str(s) for s in sorted(attack))}) took "
+        f"{scores['attack_points']:g} points with {int(scores['attack_bouts'])} bout(s), "
+        f"{scores['required']:g} needed: {'made' if scores['made'] else 'failed'} by "
+        f"{abs(scores['margin']):g}.",
+        "Per defender: " + ", ".join(
+            f"{part} {scores[part] + 0.0:+g}"  # + 0.0 turns −0 into 0
+            for part in ("base", "petit_au_bout", "poignee", "chelem")
+        ) + f" = {scores['per_defender']:+g}",
+        "Scores: " + ", ".join(
+            f"seat {seat} {scores[f'score_{seat}']:+g}" for seat in range(players)
+        ),
+    ]  # fmt: skip
+    if scores["petit_personal"]:
+        lines.append(
+            f"Petit au bout (personal): every player pays {scores['petit_personal']:g} to seat "
+            f"{int(scores['petit_personal_seat'])}."
+        )
+    return "\n".join(lines)

@@ -1,0 +1,77 @@
+"""The ``play`` and ``replay`` commands."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+from tarot_analysis.cli import main
+from tarot_analysis.engine.play import play, replay
+from tarot_analysis.rules import load_rules
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_play_json_names_rules_bots_mode_and_every_contract(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(
+        capsys, "play", "--rules", "fft-4", "--deals", "3000", "--seed", "2", "--json"
+    )
+    assert code == 0
+    summary = json.loads(out)
+    for key in ("rules", "deals", "seed", "bots", "redeals", "contracts", "mode"):
+        assert key in summary
+    assert summary["bots"] == ["random"] * 4
+    assert set(summary["contracts"]) == {"prise", "garde", "garde_sans", "garde_contre"}
+    played = 3000 - summary["redeals"]["total"]
+    assert sum(entry["n"] for entry in summary["contracts"].values()) == played
+    for entry in summary["contracts"].values():
+        assert set(entry) >= {"n", "made", "rate", "ci_low", "ci_high", "mean_taker_score"}
+        assert entry["ci_low"] <= entry["rate"] <= entry["ci_high"]
+        assert entry["made"] == round(entry["rate"] * entry["n"])
+
+
+def test_play_saves_every_deal_with_metadata(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    target = tmp_path / "games" / "fft-5.parquet"
+    code, out, _ = run(capsys, "play", "--rules", "fft-5", "--deals", "500", "--no-progress",
+                       "--out", str(target))  # fmt: skip
+    assert code == 0 and "played" in out and "95% interval" in out
+    table = pq.read_table(target)
+    metadata = json.loads(table.schema.metadata[b"tarot_analysis"])
+    assert metadata["rules"] == "fft-5" and metadata["bots"] == ["random"] * 5
+    assert metadata["seed"] == 1 and metadata["chunk_size"] == 65536
+    frame = table.to_pandas()
+    assert len(frame) == 500
+    scores = frame[[f"score_{seat}" for seat in range(5)]].sum(axis=1)
+    assert (scores.abs() < 1e-9).all()
+
+
+def test_replay_tells_the_deal_the_run_played(capsys: pytest.CaptureFixture[str]) -> None:
+    rules = load_rules("fft-4")
+    run_ = play(rules, 40, seed=9, keep_tricks=True, chunk_size=16)
+    one = replay(rules, 37, seed=9, chunk_size=16)
+    assert (run_.outcomes[37] == one.outcomes[0]).all()
+    assert run_.tricks is not None and one.tricks is not None
+    assert (run_.tricks[37] == one.tricks[0]).all()
+    code, out, _ = run(capsys, "replay", "--seed", "9", "--deal", "37", "--chunk-size", "16")
+    assert code == 0
+    assert "Trick 18" in out and "Scores:" in out and "seat 3:" in out
+
+
+def test_play_refuses_unknown_bots_and_presets(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "play", "--bots", "genius", "--deals", "10")
+    assert code == 2 and "unknown bot 'genius'" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "play", "--bots", "random", "random", "--deals", "10")
+    assert code == 2 and "4 bots were expected" in err
+    code, _, err = run(capsys, "replay", "--rules", "tarocco")
+    assert code == 2 and "Tarocco" in err
