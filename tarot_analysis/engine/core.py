@@ -226,6 +226,8 @@ def play_deals(
     leaders: Any,
     ecarts: Any,
     bids: Any,
+    script: Any,
+    script_ecart: Any,
 ) -> None:
     """Play every deal of ``masks`` (n, players + 1, 2) to the end.
 
@@ -235,10 +237,15 @@ def play_deals(
     each trick ``leaders`` (n, tricks + 1; the last column is who won the last trick), the
     écart ``ecarts`` (n, 2) and each seat's bid ``bids`` (n, players: a contract index, −1
     for a pass, −2 when there was no auction).
+
+    ``script`` (n, tricks, players), when it has n rows, gives the card each seat plays at each
+    trick (−1: its bot chooses), and ``script_ecart`` (n, 2) the écart (zero: the bot's); a
+    scripted card that is not legal raises ``ValueError``. This replays a known deal.
     """
     players = p[R.PLAYERS]
     tricks = p[R.HAND_SIZE]
     keep_log = log.shape[0] == masks.shape[0]
+    scripted = script.shape[0] == masks.shape[0]
     hands = np.empty((players, 2), dtype=np.uint64)
     attack = np.zeros(players, dtype=np.int64)
     trick = np.empty(players, dtype=np.int64)
@@ -322,7 +329,21 @@ def play_deals(
             free_lo, free_hi, forced_lo, forced_hi = ecart_sets(lo, hi, p)
             count = p[R.DOG_SIZE]
             free_count = size(free_lo, free_hi)
-            if free_count >= count:
+            if scripted and script_ecart[d, 0] | script_ecart[d, 1] != ZERO:
+                ecart_lo = script_ecart[d, 0]
+                ecart_hi = script_ecart[d, 1]
+                allowed_lo = free_lo | (forced_lo if free_count < count else ZERO)
+                allowed_hi = free_hi | (forced_hi if free_count < count else ZERO)
+                if (
+                    size(ecart_lo, ecart_hi) != count
+                    or ecart_lo & ~allowed_lo != ZERO
+                    or ecart_hi & ~allowed_hi != ZERO
+                    or (
+                        free_count < count and (free_lo & ~ecart_lo) | (free_hi & ~ecart_hi) != ZERO
+                    )
+                ):
+                    raise ValueError("the scripted écart is not legal")
+            elif free_count >= count:
                 ecart_lo, ecart_hi = policy.ecart(
                     bots[taker], lo, hi, free_lo, free_hi, count, p, rng
                 )
@@ -436,10 +457,15 @@ def play_deals(
                 view[V_TOP_TRUMP] = top_trump
                 view[V_IN_TRICK] = k
                 view[V_BEST] = best
-                card = policy.play(
-                    bots[seat], seat, hands[seat, 0], hands[seat, 1], legal_lo, legal_hi,
-                    view, trick, played, voids, shown, p, rng,
-                )  # fmt: skip
+                if scripted and script[d, t, seat] >= 0:
+                    card = script[d, t, seat]
+                    if not holds(legal_lo, legal_hi, card):
+                        raise ValueError("a scripted card is not legal at that point")
+                else:
+                    card = policy.play(
+                        bots[seat], seat, hands[seat, 0], hands[seat, 1], legal_lo, legal_hi,
+                        view, trick, played, voids, shown, p, rng,
+                    )  # fmt: skip
                 _remove(hands, seat, card)
                 trick[k] = card
                 card_lo, card_hi = bit_of(card)

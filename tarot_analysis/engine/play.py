@@ -36,7 +36,7 @@ from tarot_analysis.rules import Rules
 from tarot_analysis.simulate import map_chunks, run_metadata
 from tarot_analysis.stats import wilson_interval
 
-__all__ = ["PlayResult", "play", "replay"]
+__all__ = ["PlayResult", "play", "play_given", "replay"]
 
 
 @dataclass
@@ -184,10 +184,72 @@ class _Table:
             scratch.masks, self.ids, self.forced[first : first + n], self.engine.params,
             self.engine.contract_dog, self.engine.half_points, _bot_rng(self.root, chunk),
             scratch.outcomes, scratch.poignees, scratch.tricks, scratch.leaders,
-            scratch.ecarts, scratch.bids,
+            scratch.ecarts, scratch.bids, _NO_SCRIPT, _NO_SCRIPT_ECART,
         )  # fmt: skip
         if scratch is not result:
             _copy_rows(scratch, start, stop, result)
+
+
+_NO_SCRIPT = np.empty((0, 1, 1), dtype=np.int64)
+_NO_SCRIPT_ECART = np.empty((0, 2), dtype=np.uint64)
+
+
+def play_given(
+    rules: Rules,
+    hands: Sequence[Sequence[str]],
+    *,
+    bots: str | Sequence[str] = "random",
+    seed: int | np.random.SeedSequence | None = None,
+    forced: npt.ArrayLike | None = None,
+    script: Sequence[Sequence[Sequence[str | None]]] | None = None,
+    ecart: Sequence[str | None] | None = None,
+) -> PlayResult:
+    """Play deals given in the hand notation, optionally card by card: a known deal replayed.
+
+    ``hands[d]`` holds one string per seat and then the dog. ``script[d][t][seat]`` names
+    the card ``seat`` plays at trick ``t`` (``None`` or ``""``: its bot chooses); ``ecart[d]``
+    the taker's écart. A scripted card that breaks a rule raises ``TarotInputError``.
+    """
+    masks = np.zeros((len(hands), rules.players + 1, 2), dtype=np.uint64)
+    for d, deal in enumerate(hands):
+        if len(deal) != rules.players + 1:
+            raise TarotInputError(f"deal {d}: {rules.players} hands and a dog were expected")
+        seen: set[int] = set()
+        for group, text in enumerate(deal):
+            held = cards.parse_cards(text)
+            if seen & set(held):
+                raise TarotInputError(f"deal {d}: a card is dealt twice")
+            seen |= set(held)
+            masks[d, group] = cards.to_mask(held)
+        if len(seen) != cards.N_CARDS:
+            raise TarotInputError(f"deal {d}: {len(seen)} cards dealt, 78 expected")
+    table = _table(rules, len(hands), bots, seed, forced, len(hands))
+    result = table.empty(len(hands), keep_tricks=True)
+    result.masks[:] = masks
+    moves = np.full((len(hands), rules.hand_size, rules.players), -1, dtype=np.int64)
+    for d, tricks in enumerate(script or ()):
+        for t, by_seat in enumerate(tricks):
+            for seat, name in enumerate(by_seat):
+                if name:
+                    moves[d, t, seat] = cards.parse_card(name)
+    discards = np.zeros((len(hands), 2), dtype=np.uint64)
+    for d, text in enumerate(ecart or ()):
+        if text:
+            discards[d] = cards.to_mask(cards.parse_cards(text))
+    assert result.tricks is not None and result.leaders is not None
+    assert result.ecarts is not None and result.bids is not None
+    try:
+        play_deals(
+            result.masks, table.ids, table.forced, table.engine.params, table.engine.contract_dog,
+            table.engine.half_points, _bot_rng(table.root, 0), result.outcomes, result.poignees,
+            result.tricks, result.leaders, result.ecarts, result.bids, moves, discards,
+        )  # fmt: skip
+    except ValueError as error:
+        raise TarotInputError(str(error)) from None
+    result.metadata = run_metadata(rules, table.root, len(hands), len(hands)) | {
+        "bots": list(table.names)
+    }
+    return result
 
 
 def _copy_rows(source: PlayResult, start: int, stop: int, target: PlayResult) -> None:
