@@ -223,9 +223,7 @@ def _play(args: argparse.Namespace) -> int:
             "mode": "auction",
             "redeals": result.redeals(),
             "contracts": {
-                name: {
-                    key: _json_number(contracts.at[name, key]) for key in contracts.columns
-                }
+                name: {key: _json_number(contracts.at[name, key]) for key in contracts.columns}
                 for name in contracts.index
             },
             "seconds": round(elapsed, 3),

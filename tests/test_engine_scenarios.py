@@ -32,7 +32,7 @@ TRUMP_MARCH = "21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5"
 
 def taker_leads_everything(last: str) -> list[list[str | None]]:
     """Seat 0 leads its trumps from the top, then ``last``; the others play what their bots like."""
-    order = TRUMP_MARCH.split() + [last]
+    order = [*TRUMP_MARCH.split(), last]
     return [[card, None, None, None] for card in order]
 
 

@@ -233,9 +233,9 @@ def play_given(
                 if name:
                     moves[d, t, seat] = cards.parse_card(name)
     discards = np.zeros((len(hands), 2), dtype=np.uint64)
-    for d, text in enumerate(ecart or ()):
-        if text:
-            discards[d] = cards.to_mask(cards.parse_cards(text))
+    for d, discard in enumerate(ecart or ()):
+        if discard:
+            discards[d] = cards.to_mask(cards.parse_cards(discard))
     assert result.tricks is not None and result.leaders is not None
     assert result.ecarts is not None and result.bids is not None
     try:
