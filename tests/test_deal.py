@@ -13,8 +13,8 @@ from tarot_analysis.deal import deal, deal_features, make_plan
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
 from tarot_analysis.hand_stats import HandCounts, HandStats, run_hands
-from tarot_analysis.simulate import run_metadata
 from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.simulate import run_metadata
 from tests.conftest import card_group_p_value
 
 ALL_LO = np.uint64((1 << 56) - 1)
