@@ -344,6 +344,10 @@ def replay(
     chunk, offset = divmod(deal, chunk_size)
     result = table.empty(1, keep_tricks=True)
     table.play_chunk(chunk, result, offset, offset + 1)
+    result.metadata = run_metadata(rules, table.root, chunk_size, deal + 1) | {
+        "bots": list(table.names),
+        "deal": deal,
+    }
     return result
 
 

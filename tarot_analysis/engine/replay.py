@@ -28,7 +28,7 @@ def describe(result: PlayResult, row: int = 0, *, deal_number: int | None = None
     assert result.tricks is not None and result.leaders is not None
     assert result.ecarts is not None and result.bids is not None
     out = result.outcomes[row]
-    number = row if deal_number is None else deal_number
+    number = result.metadata.get("deal", row) if deal_number is None else deal_number
     bots = (
         result.bots[0] + " at every seat" if len(set(result.bots)) == 1 else ", ".join(result.bots)
     )
