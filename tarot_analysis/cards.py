@@ -420,6 +420,20 @@ def _display_key(card: int) -> int:
     return N_TRUMPS + 1 + card // N_RANKS * N_RANKS + (KING - card % N_RANKS)
 
 
+_DISPLAY_ORDER = sorted(range(N_CARDS), key=_display_key)
+_DISPLAY_TOKENS = np.array([_CARD_TOKENS[card] for card in _DISPLAY_ORDER], dtype=object)
+
+
+def format_masks(lo: npt.ArrayLike, hi: npt.ArrayLike) -> list[str]:
+    """``format_cards`` of many sets at once, given as arrays of masks.
+
+    >>> format_masks(*ids_to_masks([[PETIT, KING_OF_HEARTS], [EXCUSE]]))
+    ['1 KH', 'E']
+    """
+    held = masks_to_membership(lo, hi).reshape(-1, N_CARDS)[:, _DISPLAY_ORDER]
+    return [" ".join(_DISPLAY_TOKENS[row]) for row in held]
+
+
 def display_sorted(cards: Iterable[int]) -> list[int]:
     """``cards`` in the canonical order of the notation.
 

@@ -156,6 +156,21 @@ def test_wrong_requests_are_refused() -> None:
         play(rules, 10, forced=[7, 0, -1, -1])
 
 
-def test_rules_of_a_preset_change_the_game(tmp_path: object) -> None:
-    rules: Rules = load_rules("fft-4")
-    assert rules.name == "fft-4"
+def test_scores_say_where_the_called_king_was_and_what_the_dog_held() -> None:
+    rules = load_rules("fft-5")
+    result = play(rules, 2_000, seed=12)
+    scores = result.scores()
+    played = scores[~scores["redeal"]]
+    for deal, row in played.iterrows():
+        king = cards.parse_card(row["called_1"])
+        dog = set(cards.parse_cards(row["dog"]))
+        taker_hand = hand_of(result, int(deal), int(row["taker"]))
+        expected = "dog" if king in dog else "taker" if king in taker_hand else "partner"
+        assert row["called_1_where"] == expected
+        assert (row["partner_1"] >= 0) == (expected == "partner")
+        assert row["dog_bouts"] == len(dog & {cards.EXCUSE, cards.PETIT, cards.TWENTY_ONE})
+    seat_scores = played[[f"score_{seat}" for seat in range(5)]].sum(axis=1)
+    assert (seat_scores.abs() < 1e-9).all()
+    assert (
+        played["taker_score"] == played.apply(lambda r: r[f"score_{int(r['taker'])}"], axis=1)
+    ).all()

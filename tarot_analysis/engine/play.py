@@ -87,8 +87,25 @@ class PlayResult:
         frame["petit_au_bout_side"] = side
         frame["dog_points"] = raw["dog_half_points"] / 2
         frame["ecart_points"] = raw["ecart_half_points"] / 2
-        for column in ("called_1", "called_2"):
-            frame[column] = [cards.card_name(c) if c >= 0 else "" for c in raw[column]]
+        players = self.rules.players
+        rows = np.arange(len(frame))
+        for which in ("1", "2"):
+            called = raw["called_" + which].to_numpy()
+            frame["called_" + which] = [cards.card_name(c) if c >= 0 else "" for c in called]
+            # Where the called card was dealt: a partner's hand, the taker's own, or the dog.
+            word = (called >= cards.N_SUIT_CARDS).astype(np.intp)
+            bit = np.where(word == 1, called - cards.EXCUSE, np.clip(called, 0, None))
+            held = self.masks[rows, seats, word] >> bit.astype(np.uint64) & np.uint64(1)
+            where = np.where(
+                raw["partner_" + which] >= 0, "partner", np.where(held, "taker", "dog")
+            )
+            frame["called_" + which + "_where"] = np.where(called >= 0, where, "")
+        dog_lo = self.masks[:, players, 0]
+        dog_hi = self.masks[:, players, 1]
+        frame["dog"] = cards.format_masks(dog_lo, dog_hi)
+        frame["dog_bouts"] = np.bitwise_count(dog_hi & np.uint64(cards.BOUTS_MASK_HI)).astype(
+            np.int8
+        )
         for seat in range(self.rules.players):
             frame[f"poignee_{seat}"] = self.poignees[:, seat]
         frame.index.name = "deal"
