@@ -15,7 +15,7 @@ from tarot_analysis.bots import BOTS
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.engine.play import PlayResult, play
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import Rules, list_presets, load_rules
+from tarot_analysis.rules import list_presets, load_rules
 from tests import reference_play as ref
 
 FRENCH_PRESETS = [name for name in list_presets() if load_rules(name).tarocco is None]
