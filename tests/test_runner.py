@@ -1,0 +1,99 @@
+"""Long runs: chunk files, resuming after a kill, and refusing to mix runs."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pytest
+
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.runner import RunSpec, chunk_path, read_dataset, run
+
+SPEC = RunSpec(kind="hands", rules="fft-4", bots=(), seed=7, deals=50_000, chunk_size=2_000)
+
+# A worker that deals each chunk from its own seed and keeps the seat-0 masks, slowly enough
+# to be killed in the middle.
+WORKER = textwrap.dedent(
+    """
+    import sys, time
+    import numpy as np, pyarrow as pa
+    from tarot_analysis.deal import DealStream, deal_chunk, make_plan
+    from tarot_analysis._jit import normalise_seed
+    from tarot_analysis.rules import load_rules
+    from tarot_analysis.runner import RunSpec, run
+
+    spec = RunSpec(kind="hands", rules="fft-4", bots=(), seed=7, deals=50_000, chunk_size=2_000)
+    plan = make_plan(load_rules("fft-4"))
+    root = normalise_seed(spec.seed)
+    delay = float(sys.argv[2])
+
+    def work(chunk, first, n):
+        masks, _ = deal_chunk(plan, DealStream.open(plan, root, chunk), n)
+        time.sleep(delay)
+        deal = np.arange(first, first + n)
+        return pa.table({"deal": deal, "lo": masks[:, 0, 0], "hi": masks[:, 0, 1]})
+
+    run(spec, sys.argv[1], work, threads=2)
+    """
+)
+
+
+def run_worker(folder: Path, delay: float) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-c", WORKER, str(folder), str(delay)])
+
+
+def test_a_killed_run_keeps_its_chunks_and_resumes_to_the_same_result(tmp_path: Path) -> None:
+    whole = tmp_path / "whole"
+    assert run_worker(whole, 0.0).wait(timeout=120) == 0
+
+    broken = tmp_path / "broken"
+    process = run_worker(broken, 0.05)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len(list(broken.glob("chunk-*.parquet"))) < 5:
+        time.sleep(0.02)
+    process.send_signal(signal.SIGKILL)
+    process.wait(timeout=30)
+    finished = sorted(broken.glob("chunk-*.parquet"))
+    assert 0 < len(finished) < SPEC.chunks  # killed mid-way, with chunks kept
+    # A chunk being written when the process died is only a hidden temporary file.
+    assert all(path.stat().st_size > 0 for path in finished)
+
+    assert run_worker(broken, 0.0).wait(timeout=120) == 0
+    assert read_dataset(broken).equals(read_dataset(whole))
+    assert not list(broken.glob(".chunk-*.tmp"))
+
+
+def test_resuming_computes_only_missing_chunks(tmp_path: Path) -> None:
+    calls: list[int] = []
+
+    def work(chunk: int, first: int, n: int) -> pa.Table:
+        calls.append(chunk)
+        return pa.table({"deal": np.arange(first, first + n)})
+
+    spec = RunSpec(kind="test", rules="fft-4", bots=("random",), seed=1, deals=10, chunk_size=3)
+    first = run(spec, tmp_path, work)
+    assert (first.computed, first.resumed, sorted(calls)) == (4, 0, [0, 1, 2, 3])
+    chunk_path(tmp_path, 2).unlink()
+    (tmp_path / "chunk-000001.parquet").write_bytes(b"not parquet")  # a damaged chunk
+    calls.clear()
+    again = run(spec, tmp_path, work)
+    assert (again.computed, again.resumed, sorted(calls)) == (2, 2, [1, 2])
+    assert read_dataset(tmp_path).column("deal").to_pylist() == list(range(10))
+
+
+def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
+    spec = RunSpec(kind="test", rules="fft-4", bots=("random",), seed=1, deals=10, chunk_size=3)
+    run(spec, tmp_path, lambda c, f, n: pa.table({"deal": np.arange(f, f + n)}))
+    other = RunSpec(kind="test", rules="fft-4", bots=("random",), seed=2, deals=10, chunk_size=3)
+    with pytest.raises(TarotInputError, match="holds a different run \\(seed differ"):
+        run(other, tmp_path, lambda c, f, n: pa.table({"deal": np.arange(f, f + n)}))
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(TarotInputError, match="is a file, not a folder"):
+        run(spec, tmp_path / "file", lambda c, f, n: pa.table({"deal": np.arange(f, f + n)}))
