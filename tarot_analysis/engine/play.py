@@ -285,7 +285,10 @@ def _table(
     chunk_size: int,
 ) -> _Table:
     if rules.tarocco is not None:
-        raise TarotInputError(f"{rules.name}: Tarocco deals are not played by this engine yet")
+        raise TarotInputError(
+            f"{rules.name}: Tarocco deals are played by "
+            "tarot_analysis.engine.tarocco.play_tarocco_run, not by this engine"
+        )
     if deals < 1:
         raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
     if chunk_size < 1:

@@ -1,0 +1,724 @@
+"""Tarocco played to the end, compiled (RULES.md §7): every player for himself, matches of three.
+
+Phases of a deal, in order: the dealer takes the cards left after the deal and discards as
+many (:func:`~tarot_analysis.engine.core.ecart_sets` says which may go), every player holding
+enough tarocchi declares them, the tricks are played, and each player's pile is counted.
+The French engine's pieces are reused as they are: :func:`~tarot_analysis.engine.core.legal_cards`
+says what may be played, the bots (:mod:`tarot_analysis.bots.policy`) choose among it.
+
+>>> from tarot_analysis.rules import load_rules
+>>> result = play_tarocco_run(load_rules("tarocco"), 30, seed=1, chunk_size=15)
+>>> float(result.deal_scores()[["points_0", "points_1", "points_2"]].sum(axis=1).iloc[0])
+83.0
+>>> float(result.matches()[["score_0", "score_1", "score_2"]].sum(axis=1).abs().max())
+0.0
+
+Conventions, and how the rules were read where RULES.md §7 leaves room:
+
+- **Seats and dealers.** Seats are numbered in the order of play (counter-clockwise), and a
+  seat is one player for a whole run: his hand is the deal's row of that seat and his bot is
+  ``bots[seat]``. The deal moves to the dealer's right, the next seat in the order of play:
+  deal *j* of a match (deal ``d`` of the run has ``j = d % match_deals``) is dealt by seat
+  ``(players − 1 + j) % players``, so the first deal of every match is dealt by the last seat,
+  as in the French engine, and with three players each deals once per match. The dealer takes
+  the deal's extra cards (the dealer's "dog" row of :mod:`tarot_analysis.deal`).
+- **The discard.** The dealer discards ``dog_size`` cards under ``rules.ecart`` (never a king
+  or an honour: XXI, I, the Fool); they count for him.
+- **Tarocchi declared.** A player holding at least ``tarocchi_premium_count`` tarocchi, the
+  Fool included, in the hand he starts play with (the dealer's after his discard) always
+  declares them and scores ``tarocchi_premium``.
+- **The Fool.** Before the last trick, playing the Fool (always legal, as the Excuse is in the
+  French engine) shows it: it is set aside with its holder's cards, is no card of the trick,
+  sets no suit, and the others contest the trick (led by the next player when the Fool was
+  shown on the lead). At the last trick it is played normally: the lowest tarocco (below the
+  Magician) when ``fool_lowest_at_last_trick``, so that led it makes a tarocco lead and on a
+  suit lead it beats every suit card; its points go to the winner of the trick. With
+  ``fool_excused`` off it is a card of every trick it is played to and never wins one (then,
+  as the French Excuse, a led Fool lets the next card set the suit).
+- **The Magician.** The player who plays the Magician (trump I) to the last trick scores
+  ``magician_last_trick`` if it wins the trick, ``magician_lost_last_trick`` if it does not.
+- **Every trick.** A player who wins every trick of the deal scores ``all_tricks_premium``; a
+  trick contested while the Fool is shown goes to one of the two others, so the Fool's holder
+  can take every trick only if he keeps the Fool to the last one.
+- **A deal's count** for each player is his card points (his pile, his discard if he dealt,
+  the Fool if he showed it) plus the Magician plus his premiums. It is not zero-sum: the pack
+  counts 83 and the rest is premiums.
+- **A match** is ``match_deals`` consecutive deals of a run. The highest total wins and each
+  loser pays it the difference, so match scores sum to zero; when several share the highest
+  total, what the losers pay is shared equally among them. A run's last match is left out of
+  :meth:`TaroccoResult.matches` if it lacks deals.
+- **What the bots see.** The French view (:data:`~tarot_analysis.engine.core.N_VIEW`) with no
+  contract and the dealer in the taker's place (he took the extra cards and discarded); there
+  are no sides. A shown Fool stands in the trick at its place like the French Excuse, which
+  never wins either; no poignée is ever shown.
+- **Chunks.** A run is cut into chunks of a multiple of ``match_deals`` deals so that no match
+  straddles two chunks; chunk *i* deals from the dealer's stream
+  (:meth:`~tarot_analysis.deal.DealStream.open`) and plays from the bots' stream of the same
+  chunk, as in :func:`tarot_analysis.engine.play.play`: the same seed and chunk size give the
+  same games on one thread or many.
+- Buying a card (``tarocco.buying_cards``) is not modelled: rules that turn it on are refused.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+import pandas as pd
+from numba import njit
+from tqdm.auto import tqdm
+
+from tarot_analysis import cards
+from tarot_analysis._jit import normalise_seed, popcount
+from tarot_analysis.bots import policy
+from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk, make_plan
+from tarot_analysis.engine import core as C
+from tarot_analysis.engine import params as R
+from tarot_analysis.engine.cardsets import (
+    EXCUSE,
+    EXCUSE_HI,
+    N_SUIT_CARDS,
+    NOT_LED,
+    PETIT,
+    TRUMP_LED,
+    TRUMPS_HI,
+    ZERO,
+    bit_of,
+    half_points_of,
+    holds,
+    size,
+    suit_of,
+)
+from tarot_analysis.engine.core import ecart_sets, legal_cards
+from tarot_analysis.engine.params import engine_rules
+from tarot_analysis.engine.play import _bot_ids, _bot_rng
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.rules import Rules, Tarocco
+from tarot_analysis.simulate import map_chunks, run_metadata
+
+__all__ = [
+    "EVENT_COLUMNS",
+    "N_EVENTS",
+    "N_PARTS",
+    "N_TAROCCO_PARAMS",
+    "PART_NAMES",
+    "TaroccoResult",
+    "dealer_of",
+    "play_tarocco",
+    "play_tarocco_given",
+    "play_tarocco_run",
+    "settle_matches",
+    "tarocco_params",
+]
+
+# The parts of a deal's count, per seat (the ``parts`` array, in half points).
+PART_POINTS: Final = 0  # card points of the pile
+PART_MAGICIAN: Final = 1
+PART_TAROCCHI: Final = 2  # 15 tarocchi declared
+PART_ALL_TRICKS: Final = 3
+N_PARTS: Final = 4
+#: Column names of the parts, in order.
+PART_NAMES: Final = ("points", "magician", "tarocchi", "all_tricks")
+
+# What happened in a deal (the ``events`` array).
+E_DEALER: Final = 0
+E_FOOL_SEAT: Final = 1  # who played the Fool (−1: nobody, it was discarded)
+E_FOOL_SHOWN: Final = 2  # the trick at which it was shown (−1: it was not)
+E_MAGICIAN_SEAT: Final = 3  # who played the Magician to the last trick (−1: nobody)
+E_LAST_WINNER: Final = 4  # who won the last trick
+E_DISCARD_HALF: Final = 5  # card points × 2 of the dealer's discard
+N_EVENTS: Final = 6
+#: Column names of the events, in order.
+EVENT_COLUMNS: Final = (
+    "dealer",
+    "fool_seat",
+    "fool_shown_trick",
+    "magician_last_trick_seat",
+    "last_trick_winner",
+    "discard_half_points",
+)
+
+# The Tarocco rules as the kernel reads them (the ``t`` array).
+T_FOOL_EXCUSED: Final = 0
+T_FOOL_LOWEST_LAST: Final = 1
+T_MAGICIAN_WON: Final = 2
+T_MAGICIAN_LOST: Final = 3
+T_TAROCCHI_COUNT: Final = 4
+T_TAROCCHI_PREMIUM: Final = 5
+T_ALL_TRICKS_PREMIUM: Final = 6
+T_MATCH_DEALS: Final = 7
+N_TAROCCO_PARAMS: Final = 8
+
+# How high a card ranks in a trick: suit cards by rank (0–13), the Fool as the lowest tarocco
+# just above them, trump n above it.
+FOOL_AS_TAROCCO: Final = cards.N_RANKS
+CANNOT_WIN: Final = -1
+TAROCCHI_HI: Final = TRUMPS_HI | EXCUSE_HI  # the tarocchi a declaration counts
+
+
+def tarocco_params(rules: Rules) -> npt.NDArray[np.int64]:
+    """The ``t`` array of :func:`play_tarocco`: ``rules.tarocco`` as named integers."""
+    tarocco = _tarocco_of(rules)
+    t = np.zeros(N_TAROCCO_PARAMS, dtype=np.int64)
+    t[T_FOOL_EXCUSED] = tarocco.fool_excused
+    t[T_FOOL_LOWEST_LAST] = tarocco.fool_lowest_at_last_trick
+    t[T_MAGICIAN_WON] = tarocco.magician_last_trick
+    t[T_MAGICIAN_LOST] = tarocco.magician_lost_last_trick
+    t[T_TAROCCHI_COUNT] = tarocco.tarocchi_premium_count
+    t[T_TAROCCHI_PREMIUM] = tarocco.tarocchi_premium
+    t[T_ALL_TRICKS_PREMIUM] = tarocco.all_tricks_premium
+    t[T_MATCH_DEALS] = tarocco.match_deals
+    return t
+
+
+def dealer_of(deal: npt.ArrayLike, rules: Rules) -> npt.NDArray[np.int64]:
+    """The seat dealing deal number ``deal`` of a run: the deal moves to the dealer's right.
+
+    >>> from tarot_analysis.rules import load_rules
+    >>> dealer_of(range(6), load_rules("tarocco")).tolist()
+    [2, 0, 1, 2, 0, 1]
+    """
+    j = np.asarray(deal, dtype=np.int64) % _tarocco_of(rules).match_deals
+    return (rules.players - 1 + j) % rules.players
+
+
+@njit(inline="always")
+def _rank_in_trick(card: int, led: int, fool_is_tarocco: bool) -> int:
+    """How high ``card`` ranks in a trick of suit ``led`` (``CANNOT_WIN``: it cannot win)."""
+    if card > EXCUSE:
+        return FOOL_AS_TAROCCO + card - EXCUSE
+    if card == EXCUSE:
+        return FOOL_AS_TAROCCO if fool_is_tarocco else CANNOT_WIN
+    if card // cards.N_RANKS == led:
+        return card % cards.N_RANKS
+    return CANNOT_WIN
+
+
+@njit(cache=True, nogil=True)
+def play_tarocco(
+    masks: Any,
+    dealers: Any,
+    bots: Any,
+    p: Any,
+    t: Any,
+    half: Any,
+    rng: Any,
+    parts: Any,
+    tricks_won: Any,
+    events: Any,
+    log: Any,
+    leaders: Any,
+    discards: Any,
+    script: Any,
+    script_discard: Any,
+) -> None:
+    """Play every Tarocco deal of ``masks`` (n, players + 1, 2) to the end and count it.
+
+    ``dealers`` (n): the dealing seat, who takes row ``players`` of the deal (the extra cards),
+    discards and leads. ``p``: the engine's rules (``engine.params.engine_rules``), ``t``:
+    :func:`tarocco_params`, ``half``: card points × 2 per card, ``rng``: the bots' generator.
+
+    Fills ``parts`` (n, N_PARTS, players): each seat's card points, Magician, tarocchi and
+    every-trick premiums, all in half points (their sum is the deal's count); ``tricks_won``
+    (n, players) and ``events`` (n, N_EVENTS). When ``log`` has n rows, also
+    the cards of every trick in play order ``log`` (n, tricks, players; a shown Fool stands at
+    its place), who led each trick ``leaders`` (n, tricks + 1; the last column is who won the
+    last trick) and the discard ``discards`` (n, 2).
+
+    ``script`` (n, tricks, players), when it has n rows, gives the card each seat plays at each
+    trick (−1: its bot chooses), and ``script_discard`` (n, 2) the dealer's discard (zero: the
+    bot's); a scripted card or discard that is not legal raises ``ValueError``.
+    """
+    players = p[R.PLAYERS]
+    tricks = p[R.HAND_SIZE]
+    count = p[R.DOG_SIZE]
+    fool_excused = t[T_FOOL_EXCUSED] != 0
+    fool_lowest_last = t[T_FOOL_LOWEST_LAST] != 0
+    keep_log = log.shape[0] == masks.shape[0]
+    scripted = script.shape[0] == masks.shape[0]
+    hands = np.empty((players, 2), dtype=np.uint64)
+    piles = np.zeros(players, dtype=np.int64)  # card points × 2 taken by each seat
+    won = np.zeros(players, dtype=np.int64)
+    trick = np.empty(players, dtype=np.int64)
+    view = np.zeros(C.N_VIEW, dtype=np.int64)
+    voids = np.zeros(players, dtype=np.int64)
+    played = np.zeros(2, dtype=np.uint64)
+    shown = np.zeros(players, dtype=np.int64)  # no poignée in Tarocco
+    magician = np.zeros(players, dtype=np.int64)
+    for d in range(masks.shape[0]):
+        dealer = dealers[d]
+        for seat in range(players):
+            hands[seat, 0] = masks[d, seat, 0]
+            hands[seat, 1] = masks[d, seat, 1]
+            piles[seat] = 0
+            won[seat] = 0
+        events[d, :] = -1
+        events[d, E_DEALER] = dealer
+
+        # The dealer takes the extra cards and discards as many.
+        hands[dealer, 0] |= masks[d, players, 0]
+        hands[dealer, 1] |= masks[d, players, 1]
+        lo = hands[dealer, 0]
+        hi = hands[dealer, 1]
+        free_lo, free_hi, forced_lo, forced_hi = ecart_sets(lo, hi, p)
+        free_count = size(free_lo, free_hi)
+        if scripted and script_discard[d, 0] | script_discard[d, 1] != ZERO:
+            discard_lo = script_discard[d, 0]
+            discard_hi = script_discard[d, 1]
+            allowed_lo = free_lo | (forced_lo if free_count < count else ZERO)
+            allowed_hi = free_hi | (forced_hi if free_count < count else ZERO)
+            if (
+                size(discard_lo, discard_hi) != count
+                or discard_lo & ~allowed_lo != ZERO
+                or discard_hi & ~allowed_hi != ZERO
+                or (
+                    free_count < count and (free_lo & ~discard_lo) | (free_hi & ~discard_hi) != ZERO
+                )
+            ):
+                raise ValueError("the scripted discard is not legal")
+        elif free_count >= count:
+            discard_lo, discard_hi = policy.ecart(
+                bots[dealer], lo, hi, free_lo, free_hi, count, p, rng
+            )
+        else:
+            # Every free card goes, and the rest among the cards allowed only if forced.
+            extra_lo, extra_hi = policy.ecart(
+                bots[dealer], lo, hi, forced_lo, forced_hi, count - free_count, p, rng
+            )
+            discard_lo = free_lo | extra_lo
+            discard_hi = free_hi | extra_hi
+        hands[dealer, 0] &= ~discard_lo
+        hands[dealer, 1] &= ~discard_hi
+        discard_half = half_points_of(discard_lo, discard_hi, half)
+        piles[dealer] += discard_half
+        events[d, E_DISCARD_HALF] = discard_half
+        if keep_log:
+            discards[d, 0] = discard_lo
+            discards[d, 1] = discard_hi
+
+        # Declarations before play: enough tarocchi, the Fool included.
+        for seat in range(players):
+            parts[d, PART_TAROCCHI, seat] = 0
+            if popcount(hands[seat, 1] & TAROCCHI_HI) >= t[T_TAROCCHI_COUNT]:
+                parts[d, PART_TAROCCHI, seat] = 2 * t[T_TAROCCHI_PREMIUM]
+            if holds(hands[seat, 0], hands[seat, 1], EXCUSE):
+                events[d, E_FOOL_SEAT] = seat
+
+        # The tricks.
+        leader = dealer if p[R.DEALER_LEADS] else (dealer + 1) % players
+        view[:] = -1
+        view[C.V_TAKER] = dealer
+        view[C.V_PLAYERS] = players
+        view[C.V_TRICKS] = tricks
+        view[C.V_CHELEM] = 0
+        voids[:] = 0
+        played[:] = ZERO
+        magician[:] = 0
+        for tr in range(tricks):
+            last = tr == tricks - 1
+            led = NOT_LED
+            top_trump = 0
+            best = -1
+            best_rank = CANNOT_WIN
+            shown_at = -1
+            view[C.V_TRICK] = tr
+            view[C.V_LEADER] = leader
+            for k in range(players):
+                seat = (leader + k) % players
+                legal_lo, legal_hi = legal_cards(
+                    hands[seat, 0], hands[seat, 1], led, top_trump, ZERO, False, p
+                )
+                view[C.V_LED] = led
+                view[C.V_TOP_TRUMP] = top_trump
+                view[C.V_IN_TRICK] = k
+                view[C.V_BEST] = best
+                if scripted and script[d, tr, seat] >= 0:
+                    card = script[d, tr, seat]
+                    if not holds(legal_lo, legal_hi, card):
+                        raise ValueError("a scripted card is not legal at that point")
+                else:
+                    card = policy.play(
+                        bots[seat], seat, hands[seat, 0], hands[seat, 1], legal_lo, legal_hi,
+                        view, trick, played, voids, shown, p, rng,
+                    )  # fmt: skip
+                card_lo, card_hi = bit_of(card)
+                hands[seat, 0] &= ~card_lo
+                hands[seat, 1] &= ~card_hi
+                played[0] |= card_lo
+                played[1] |= card_hi
+                trick[k] = card
+                suit = suit_of(card)
+                if 0 <= led < TRUMP_LED and suit != led and suit >= 0:
+                    voids[seat] |= 1 << led
+                    if suit != TRUMP_LED:
+                        voids[seat] |= C.NO_TRUMPS
+                elif led == TRUMP_LED and 0 <= suit < TRUMP_LED:
+                    voids[seat] |= C.NO_TRUMPS
+                if card == EXCUSE and fool_excused and not last:
+                    # Shown, not played: set aside with its holder's cards.
+                    shown_at = k
+                    piles[seat] += half[EXCUSE]
+                    events[d, E_FOOL_SHOWN] = tr
+                    continue
+                fool_is_tarocco = card == EXCUSE and last and fool_lowest_last
+                if led == NOT_LED:
+                    if card > EXCUSE or fool_is_tarocco:
+                        led = TRUMP_LED
+                    elif card < N_SUIT_CARDS:
+                        led = suit
+                if card > EXCUSE and card - EXCUSE > top_trump:
+                    top_trump = card - EXCUSE
+                rank = _rank_in_trick(card, led, fool_is_tarocco)
+                if rank > best_rank:
+                    best_rank = rank
+                    best = k
+            if keep_log:
+                for k in range(players):
+                    log[d, tr, k] = trick[k]
+                leaders[d, tr] = leader
+            winner = (leader + best) % players
+            for k in range(players):
+                if k != shown_at:
+                    piles[winner] += half[trick[k]]
+            won[winner] += 1
+            if last:
+                for k in range(players):
+                    if trick[k] == PETIT:
+                        seat = (leader + k) % players
+                        events[d, E_MAGICIAN_SEAT] = seat
+                        magician[seat] = t[T_MAGICIAN_WON] if k == best else t[T_MAGICIAN_LOST]
+            leader = winner
+        events[d, E_LAST_WINNER] = leader
+        if keep_log:
+            leaders[d, tricks] = leader
+
+        # The count.
+        for seat in range(players):
+            parts[d, PART_POINTS, seat] = piles[seat]
+            parts[d, PART_MAGICIAN, seat] = 2 * magician[seat]
+            parts[d, PART_ALL_TRICKS, seat] = (
+                2 * t[T_ALL_TRICKS_PREMIUM] if won[seat] == tricks else 0
+            )
+            tricks_won[d, seat] = won[seat]
+
+
+def settle_matches(totals: npt.ArrayLike) -> npt.NDArray[np.float64]:
+    """Match scores from each match's totals (matches, players): each loser pays the winner.
+
+    The highest total wins and every other player pays it the difference between their
+    totals; players sharing the highest total share what the others pay. Scores sum to zero.
+
+    >>> settle_matches([[120.5, 80, 100]]).tolist()
+    [[61.0, -40.5, -20.5]]
+    >>> settle_matches([[100, 100, 70]]).tolist()
+    [[15.0, 15.0, -30.0]]
+    """
+    table = np.asarray(totals, dtype=np.float64)
+    if table.ndim != 2:
+        raise TarotInputError(f"totals must be a table (matches, players), got shape {table.shape}")
+    top = table.max(axis=1, keepdims=True)
+    is_winner = table == top
+    owed = np.where(is_winner, 0.0, top - table)
+    pot = owed.sum(axis=1, keepdims=True)
+    winners = is_winner.sum(axis=1, keepdims=True)
+    return np.where(is_winner, pot / winners, -owed)
+
+
+@dataclass
+class TaroccoResult:
+    """Tarocco deals played to the end: the deals, who dealt, each deal's count in parts.
+
+    Arrays by deal: ``parts`` (n, N_PARTS, players) in half points (:data:`PART_NAMES`),
+    ``tricks_won`` (n, players), ``events`` (n, N_EVENTS) (:data:`EVENT_COLUMNS`); if kept,
+    ``tricks`` (n, tricks, players) the cards in play order (a shown Fool at its place),
+    ``leaders`` (n, tricks + 1) and ``discards`` (n, 2).
+    """
+
+    rules: Rules
+    bots: tuple[str, ...]
+    seed: np.random.SeedSequence
+    chunk_size: int
+    masks: npt.NDArray[np.uint64]  # (n, players + 1, 2): the deals as dealt
+    parts: npt.NDArray[np.int32]
+    tricks_won: npt.NDArray[np.int8]
+    events: npt.NDArray[np.int32]
+    tricks: npt.NDArray[np.int8] | None = None
+    leaders: npt.NDArray[np.int8] | None = None
+    discards: npt.NDArray[np.uint64] | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.masks.shape[0])
+
+    @property
+    def dealers(self) -> npt.NDArray[np.int32]:
+        """The seat that dealt each deal."""
+        return self.events[:, E_DEALER]
+
+    def totals_half(self) -> npt.NDArray[np.int64]:
+        """Each deal's count per seat (n, players), in half points: the sum of its parts."""
+        return self.parts.sum(axis=1, dtype=np.int64)
+
+    def deal_scores(self) -> pd.DataFrame:
+        """One row per deal: its count per seat, in named parts.
+
+        ``match`` and ``dealer``; per seat ``s``: ``points_s`` (card points of the pile, the
+        discard included for the dealer), ``magician_s``, ``tarocchi_s``, ``all_tricks_s``,
+        ``premiums_s`` (the two premiums), ``total_s`` (the deal's count: points + Magician
+        + premiums) and ``tricks_s``; then who played the Fool (``fool_seat``), the trick it
+        was shown at (``fool_shown_trick``, −1: kept to the last), who played the Magician to
+        the last trick (``magician_last_trick_seat``, −1: nobody), ``last_trick_winner`` and
+        ``discard_points``.
+        """
+        players = self.rules.players
+        n = len(self)
+        match_deals = _tarocco_of(self.rules).match_deals
+        frame = pd.DataFrame(index=pd.RangeIndex(n, name="deal"))
+        frame["match"] = np.arange(n) // match_deals
+        frame["dealer"] = self.events[:, E_DEALER]
+        halves = self.parts.astype(np.float64) / 2
+        for part, name in enumerate(PART_NAMES):
+            for seat in range(players):
+                frame[f"{name}_{seat}"] = halves[:, part, seat]
+        for seat in range(players):
+            frame[f"premiums_{seat}"] = (
+                halves[:, PART_TAROCCHI, seat] + halves[:, PART_ALL_TRICKS, seat]
+            )
+        totals = self.totals_half() / 2
+        for seat in range(players):
+            frame[f"total_{seat}"] = totals[:, seat]
+        for seat in range(players):
+            frame[f"tricks_{seat}"] = self.tricks_won[:, seat]
+        for column in ("fool_seat", "fool_shown_trick", "magician_last_trick_seat"):
+            frame[column] = self.events[:, EVENT_COLUMNS.index(column)]
+        frame["last_trick_winner"] = self.events[:, E_LAST_WINNER]
+        frame["discard_points"] = self.events[:, E_DISCARD_HALF] / 2
+        return frame
+
+    def matches(self) -> pd.DataFrame:
+        """One row per complete match: each seat's total over its deals and its match score.
+
+        ``first_deal``; per seat ``total_s`` and ``score_s`` (:func:`settle_matches`: the
+        highest total wins, each loser pays the difference, scores sum to zero); ``winner``,
+        the seat with the highest total (−1 when it is shared) and ``winners``, how many share
+        it. A last match short of deals is left out.
+        """
+        players = self.rules.players
+        match_deals = _tarocco_of(self.rules).match_deals
+        complete = len(self) // match_deals
+        totals_half = self.totals_half()[: complete * match_deals]
+        totals = totals_half.reshape(complete, match_deals, players).sum(axis=1) / 2
+        scores = settle_matches(totals) if complete else np.zeros((0, players))
+        frame = pd.DataFrame(index=pd.RangeIndex(complete, name="match"))
+        frame["first_deal"] = np.arange(complete) * match_deals
+        for seat in range(players):
+            frame[f"total_{seat}"] = totals[:, seat]
+        for seat in range(players):
+            frame[f"score_{seat}"] = scores[:, seat]
+        top = totals.max(axis=1, keepdims=True) if complete else np.zeros((0, 1))
+        winners = (totals == top).sum(axis=1)
+        frame["winner"] = np.where(winners == 1, np.argmax(totals, axis=1), -1)
+        frame["winners"] = winners
+        return frame
+
+
+def _tarocco_of(rules: Rules) -> Tarocco:
+    if rules.tarocco is None:
+        raise TarotInputError(
+            f"{rules.name} is not a Tarocco preset; French deals are played by "
+            "tarot_analysis.engine.play.play"
+        )
+    return rules.tarocco
+
+
+def _check_rules(rules: Rules) -> None:
+    tarocco = _tarocco_of(rules)
+    if not tarocco.dog_to_dealer:
+        raise TarotInputError(
+            f"{rules.name}: only the dealer taking the extra cards is modelled "
+            "(tarocco.dog_to_dealer = true)"
+        )
+    if tarocco.buying_cards:
+        raise TarotInputError(
+            f"{rules.name}: buying cards is not modelled (tarocco.buying_cards = false)"
+        )
+
+
+def _default_chunk_size(rules: Rules) -> int:
+    match_deals = _tarocco_of(rules).match_deals
+    return max(match_deals, DEFAULT_CHUNK_SIZE // match_deals * match_deals)
+
+
+def _empty(
+    rules: Rules,
+    names: tuple[str, ...],
+    root: np.random.SeedSequence,
+    chunk_size: int,
+    n: int,
+    keep_tricks: bool,
+) -> TaroccoResult:
+    players = rules.players
+    kept = n if keep_tricks else 0
+    return TaroccoResult(
+        rules=rules, bots=names, seed=root, chunk_size=chunk_size,
+        masks=np.zeros((n, players + 1, 2), dtype=np.uint64),
+        parts=np.zeros((n, N_PARTS, players), dtype=np.int32),
+        tricks_won=np.zeros((n, players), dtype=np.int8),
+        events=np.zeros((n, N_EVENTS), dtype=np.int32),
+        tricks=np.zeros((kept, rules.hand_size, players), dtype=np.int8),
+        leaders=np.zeros((kept, rules.hand_size + 1), dtype=np.int8),
+        discards=np.zeros((kept, 2), dtype=np.uint64),
+    )  # fmt: skip
+
+
+_NO_SCRIPT: Final = np.empty((0, 1, 1), dtype=np.int64)
+_NO_SCRIPT_DISCARD: Final = np.empty((0, 2), dtype=np.uint64)
+
+
+def _run_kernel(
+    result: TaroccoResult,
+    start: int,
+    stop: int,
+    dealers: npt.NDArray[np.int64],
+    ids: npt.NDArray[np.int64],
+    rng: npt.NDArray[np.uint64],
+    script: npt.NDArray[np.int64] = _NO_SCRIPT,
+    script_discard: npt.NDArray[np.uint64] = _NO_SCRIPT_DISCARD,
+) -> None:
+    """Play rows ``start .. stop`` of ``result``, whose masks are dealt, into its arrays."""
+    rules = result.rules
+    engine = engine_rules(rules)
+    assert result.tricks is not None and result.leaders is not None
+    assert result.discards is not None
+    kept = (start, stop) if len(result.tricks) else (0, 0)
+    play_tarocco(
+        result.masks[start:stop], dealers, ids, engine.params, tarocco_params(rules),
+        engine.half_points, rng, result.parts[start:stop], result.tricks_won[start:stop],
+        result.events[start:stop], result.tricks[slice(*kept)], result.leaders[slice(*kept)],
+        result.discards[slice(*kept)], script, script_discard,
+    )  # fmt: skip
+
+
+def play_tarocco_run(
+    rules: Rules,
+    deals: int,
+    *,
+    bots: str | Sequence[str] = "random",
+    seed: int | np.random.SeedSequence | None = None,
+    chunk_size: int | None = None,
+    threads: int | None = None,
+    keep_tricks: bool = False,
+    progress: bool = False,
+) -> TaroccoResult:
+    """Deal ``deals`` Tarocco deals of ``rules`` from ``seed`` and play each one to the end.
+
+    Deals ``k·m .. k·m + m − 1`` (``m = rules.tarocco.match_deals``) form match ``k``, the
+    deal moving to the dealer's right (:func:`dealer_of`). ``bots``: one name for every seat
+    (a seat is one player for the whole run), or one per seat. ``chunk_size`` must be a
+    multiple of ``m`` so that no match straddles two chunks (default: the largest multiple
+    of ``m`` up to :data:`~tarot_analysis.deal.DEFAULT_CHUNK_SIZE`). ``keep_tricks`` records
+    the discard and every trick. The result does not depend on ``threads``.
+    """
+    _check_rules(rules)
+    match_deals = _tarocco_of(rules).match_deals
+    chunk_size = _default_chunk_size(rules) if chunk_size is None else chunk_size
+    if deals < 1:
+        raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
+    if chunk_size < 1 or chunk_size % match_deals:
+        raise TarotInputError(
+            f"chunk size must be a positive multiple of the {match_deals} deals of a match, "
+            f"so that no match straddles two chunks; got {chunk_size}"
+        )
+    names, ids = _bot_ids(bots, rules.players)
+    root = normalise_seed(seed)
+    plan = make_plan(rules)
+    result = _empty(rules, names, root, chunk_size, deals, keep_tricks)
+
+    def work(chunk: int) -> int:
+        start = chunk * chunk_size
+        stop = min(deals, start + chunk_size)
+        deal_chunk(plan, DealStream.open(plan, root, chunk), stop - start, result.masks[start:stop])
+        dealers = dealer_of(np.arange(start, stop), rules)
+        _run_kernel(result, start, stop, dealers, ids, _bot_rng(root, chunk))
+        return stop - start
+
+    bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
+    with bar:
+        for _ in map_chunks(
+            work,
+            range(-(-deals // chunk_size)),
+            threads=threads,
+            progress=bar,
+            progress_step=lambda played: played,
+        ):
+            pass
+    result.metadata = run_metadata(rules, root, chunk_size, deals) | {
+        "bots": list(names),
+        "match_deals": match_deals,
+        "dealer": "deal d is dealt by seat (players - 1 + d % match_deals) % players",
+    }
+    if not keep_tricks:
+        result.tricks = result.leaders = result.discards = None
+    return result
+
+
+def play_tarocco_given(
+    rules: Rules,
+    hands: Sequence[Sequence[str]],
+    *,
+    dealers: Sequence[int] | None = None,
+    bots: str | Sequence[str] = "random",
+    seed: int | np.random.SeedSequence | None = None,
+    script: Sequence[Sequence[Sequence[str | None]]] | None = None,
+    discards: Sequence[str | None] | None = None,
+) -> TaroccoResult:
+    """Play Tarocco deals given in the hand notation, optionally card by card.
+
+    ``hands[d]`` holds one string per seat and then the dealer's extra cards. ``dealers[d]``
+    is the seat dealing deal ``d`` (default: as in a run, :func:`dealer_of`).
+    ``script[d][t][seat]`` names the card ``seat`` plays at trick ``t`` (``None`` or ``""``:
+    its bot chooses; a shown Fool is written ``E`` at its turn), ``discards[d]`` the dealer's
+    discard. A scripted card or discard that breaks a rule raises ``TarotInputError``. The
+    bots draw from the stream of chunk 0 of ``seed``; every trick is kept.
+    """
+    _check_rules(rules)
+    n = len(hands)
+    players = rules.players
+    names, ids = _bot_ids(bots, players)
+    root = normalise_seed(seed)
+    result = _empty(rules, names, root, n, n, keep_tricks=True)
+    for d, deal in enumerate(hands):
+        if len(deal) != players + 1:
+            raise TarotInputError(
+                f"deal {d}: {players} hands and the dealer's extra cards were expected"
+            )
+        seen: set[int] = set()
+        for group, text in enumerate(deal):
+            expected = rules.hand_size if group < players else rules.dog_size
+            held = cards.parse_cards(text, size=expected)
+            if seen & set(held):
+                raise TarotInputError(f"deal {d}: a card is dealt twice")
+            seen |= set(held)
+            result.masks[d, group] = cards.to_mask(held)
+    seats = dealer_of(np.arange(n), rules) if dealers is None else np.asarray(dealers, np.int64)
+    if seats.shape != (n,) or np.any((seats < 0) | (seats >= players)):
+        raise TarotInputError(f"dealers must be {n} seats between 0 and {players - 1}")
+    moves = np.full((n, rules.hand_size, players), -1, dtype=np.int64)
+    for d, by_trick in enumerate(script or ()):
+        for t, by_seat in enumerate(by_trick):
+            for seat, name in enumerate(by_seat):
+                if name:
+                    moves[d, t, seat] = cards.parse_card(name)
+    discarded = np.zeros((n, 2), dtype=np.uint64)
+    for d, discard in enumerate(discards or ()):
+        if discard:
+            discarded[d] = cards.to_mask(cards.parse_cards(discard))
+    try:
+        _run_kernel(result, 0, n, seats, ids, _bot_rng(root, 0), moves, discarded)
+    except ValueError as error:
+        raise TarotInputError(str(error)) from None
+    result.metadata = run_metadata(rules, root, n, n) | {"bots": list(names)}
+    return result
