@@ -131,6 +131,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         if args.command == "replay":
             return _replay(args)
+    except BrokenPipeError:
+        # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)
+        return 0
     except TarotInputError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -138,10 +142,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{error.filename}: " if error.filename else ""
         print(f"{PROG}: error: {where}{error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE
-    except BrokenPipeError:
-        # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)
-        return 0
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -196,6 +196,8 @@ def _play(args: argparse.Namespace) -> int:
     from tarot_analysis.rules import load_rules
 
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
+    if rules.tarocco is not None:
+        return _play_tarocco(args, rules)
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
     from tarot_analysis.engine.play import play
     from tarot_analysis.simulate import check_output_path
@@ -232,6 +234,61 @@ def _play(args: argparse.Namespace) -> int:
         print(json.dumps(summary, indent=2))
         return 0
     print(_play_report(result, contracts, elapsed, args.out))
+    return 0
+
+
+def _play_tarocco(args: argparse.Namespace, rules: Any) -> int:
+    from tarot_analysis.engine.tarocco import play_tarocco_run
+    from tarot_analysis.simulate import check_output_path
+
+    if args.out:
+        check_output_path(args.out)
+    started = time.perf_counter()
+    result = play_tarocco_run(
+        rules, args.deals, bots=_bots(args.bots, rules.players), seed=args.seed,
+        chunk_size=args.chunk_size, threads=args.threads,
+        progress=not (args.no_progress or args.json),
+    )  # fmt: skip
+    elapsed = time.perf_counter() - started
+    summary = result.summary()
+    if args.out:
+        _save_scores(result.deal_scores(), result.metadata, args.out)
+    if args.json:
+        print(json.dumps({
+            "rules": rules.name, "deals": args.deals, "seed": args.seed, "bots": list(result.bots),
+            "mode": "tarocco", **summary, "seconds": round(elapsed, 3), "metadata": result.metadata,
+        }, indent=2))  # fmt: skip
+        return 0
+    advantage = summary["dealer_advantage"]
+    bots = (
+        ", ".join(result.bots) if len(set(result.bots)) > 1 else f"{result.bots[0]} at every seat"
+    )
+    lines = [
+        f"Tarocco — rules {rules.name}, bots: {bots}, {args.deals:,} deals "
+        f"({summary['matches']['n']:,} matches of {rules.tarocco.match_deals}), seed {args.seed}, "
+        f"chunks of {result.chunk_size:,}, tarot-analysis {__version__}",
+        f"{args.deals / elapsed:,.0f} deals per second ({elapsed:.2f} s).",
+        "",
+        f"Dealer's advantage per deal: {advantage['mean']:+.2f} points "
+        f"(95% interval {advantage['ci_low']:+.2f} to {advantage['ci_high']:+.2f}, n = "
+        f"{advantage['n']:,}); the dealer counts {advantage['mean_dealer_total']:.2f}, each "
+        f"other player {advantage['mean_other_total']:.2f}.",
+        "",
+        "Events per deal                     count       rate    95% interval",
+    ]
+    for name, entry in summary["events_per_deal"].items():
+        lines.append(
+            f"  {name.replace('_', ' '):<30} {entry['count']:>9,} {entry['rate']:>9.4%}   "
+            f"{entry['ci_low']:.4%} – {entry['ci_high']:.4%}"
+        )
+    shared = summary["matches"]["shared_wins"]
+    lines += [
+        "",
+        f"Matches won jointly (a shared top total): {shared['count']:,} of {shared['n']:,} "
+        f"({shared['rate']:.2%}); the winner takes {summary['matches']['mean_winning_score']:.1f} "
+        "points a match on average.",
+    ]
+    print("\n".join(lines))
     return 0
 
 
@@ -290,6 +347,17 @@ def _replay(args: argparse.Namespace) -> int:
     from tarot_analysis.rules import load_rules
 
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
+    if rules.tarocco is not None:
+        from tarot_analysis.engine.replay import describe_tarocco
+        from tarot_analysis.engine.tarocco import play_tarocco_run
+
+        # The run from its start to the deal: Tarocco runs are short, and chunks hold matches.
+        result = play_tarocco_run(
+            rules, args.deal + 1, bots=_bots(args.bots, rules.players), seed=args.seed,
+            chunk_size=args.chunk_size, keep_tricks=True,
+        )  # fmt: skip
+        print(describe_tarocco(result, args.deal))
+        return 0
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
     from tarot_analysis.engine.play import replay
     from tarot_analysis.engine.replay import describe

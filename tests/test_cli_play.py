@@ -73,5 +73,17 @@ def test_play_refuses_unknown_bots_and_presets(capsys: pytest.CaptureFixture[str
     assert code == 2 and "unknown bot 'genius'" in err and len(err.strip().splitlines()) == 1
     code, _, err = run(capsys, "play", "--bots", "random", "random", "--deals", "10")
     assert code == 2 and "4 bots were expected" in err
-    code, _, err = run(capsys, "replay", "--rules", "tarocco")
-    assert code == 2 and "Tarocco" in err
+    code, _, err = run(capsys, "replay", "--rules", "fft-9")
+    assert code == 2 and "fft-9" in err
+
+
+def test_tarocco_is_played_and_replayed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "play", "--rules", "tarocco", "--deals", "3000", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    advantage = summary["dealer_advantage"]
+    assert summary["mode"] == "tarocco" and advantage["n"] == 3000
+    assert advantage["ci_low"] < advantage["mean"] < advantage["ci_high"]
+    assert summary["matches"]["n"] == 1000
+    code, out, _ = run(capsys, "replay", "--rules", "tarocco", "--deal", "4")
+    assert code == 0 and "discards" in out and "Trick 24" in out and "for the deal" in out

@@ -9,8 +9,9 @@ from tarot_analysis.engine.outcome import OUTCOME_COLUMNS, REDEAL_ALL_PASSED, RE
 
 if TYPE_CHECKING:
     from tarot_analysis.engine.play import PlayResult
+    from tarot_analysis.engine.tarocco import TaroccoResult
 
-__all__ = ["describe"]
+__all__ = ["describe", "describe_tarocco"]
 
 COLUMN = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}
 LEVELS = ("", "simple", "double", "triple")
@@ -112,5 +113,50 @@ def describe(result: PlayResult, row: int = 0, *, deal_number: int | None = None
         lines.append(
             f"Petit au bout (personal): every player pays {scores['petit_personal']:g} to seat "
             f"{int(scores['petit_personal_seat'])}."
+        )
+    return "\n".join(lines)
+
+
+def describe_tarocco(result: TaroccoResult, row: int = 0, *, deal_number: int | None = None) -> str:
+    """A Tarocco deal (played with ``keep_tricks``) as text: hands, the dealer's discard,
+    every trick (a shown Fool marked), and each player's count in its parts."""
+    rules = result.rules
+    players = rules.players
+    assert result.tricks is not None and result.leaders is not None
+    assert result.discards is not None
+    number = result.metadata.get("deal", row) if deal_number is None else deal_number
+    dealer = int(result.dealers[row])
+    lines = [
+        f"{rules.name}, deal {number} (seed {result.metadata.get('seed', result.seed.entropy)}, "
+        f"chunks of {result.chunk_size:,}; bots: {', '.join(result.bots)})",
+        "",
+        f"Hands as dealt (seat {dealer} deals, takes the six extra cards and leads):",
+    ]
+    for seat in range(players):
+        lines.append(f"  seat {seat}: {_hand(*result.masks[row, seat])}")
+    lines.append(f"  extra:  {_hand(*result.masks[row, players])}")
+    lines.append(f"Seat {dealer} discards: {_hand(*result.discards[row])}.")
+    frame = result.deal_scores().iloc[row]
+    fool_trick = int(frame["fool_shown_trick"])
+    lines.append("")
+    for t in range(rules.hand_size):
+        leader = int(result.leaders[row, t])
+        shown = []
+        for k in range(players):
+            card = int(result.tricks[row, t, k])
+            seat = (leader + k) % players
+            note = " (shown)" if card == cards.EXCUSE and t == fool_trick else ""
+            shown.append(f"{seat}:{cards.card_name(card)}{note}")
+        winner = int(result.leaders[row, t + 1])
+        lines.append(f"Trick {t + 1:>2}: {', '.join(shown)}  → seat {winner}")
+    lines.append("")
+    for seat in range(players):
+        parts = ", ".join(
+            f"{part} {frame[f'{part}_{seat}']:+g}"
+            for part in ("magician", "tarocchi", "all_tricks")
+        )
+        lines.append(
+            f"Seat {seat}: {frame[f'points_{seat}']:g} card points, {parts}: "
+            f"{frame[f'total_{seat}']:g} for the deal"
         )
     return "\n".join(lines)

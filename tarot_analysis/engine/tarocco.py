@@ -98,6 +98,7 @@ from tarot_analysis.engine.play import _bot_ids, _bot_rng
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules, Tarocco
 from tarot_analysis.simulate import map_chunks, run_metadata
+from tarot_analysis.stats import wilson_interval
 
 __all__ = [
     "EVENT_COLUMNS",
@@ -523,6 +524,70 @@ class TaroccoResult:
         frame["winner"] = np.where(winners == 1, np.argmax(totals, axis=1), -1)
         frame["winners"] = winners
         return frame
+
+    def summary(self) -> dict[str, Any]:
+        """What a rule-maker asks of Tarocco: the dealer's advantage, how often each premium
+        and the Magician's bonus happen, and how matches end — each with n and a 95% interval.
+        """
+        players = self.rules.players
+        n = len(self)
+        totals = self.totals_half() / 2
+        rows = np.arange(n)
+        dealer_total = totals[rows, self.dealers]
+        others = (totals.sum(axis=1) - dealer_total) / (players - 1)
+        advantage = dealer_total - others
+        spread = float(advantage.std(ddof=1)) if n > 1 else float("nan")
+        half_width = 1.96 * spread / np.sqrt(n) if n > 1 else float("nan")
+
+        def rate(count: int, of: int) -> dict[str, float | int]:
+            low, high = wilson_interval(count, of)
+            return {
+                "n": of,
+                "count": count,
+                "rate": count / of if of else float("nan"),
+                "ci_low": float(low),
+                "ci_high": float(high),
+            }
+
+        magician = self.parts[:, PART_MAGICIAN, :]
+        matches = self.matches()
+        return {
+            "dealer_advantage": {
+                "n": n,
+                "mean": float(advantage.mean()),
+                "ci_low": float(advantage.mean() - half_width),
+                "ci_high": float(advantage.mean() + half_width),
+                "mean_dealer_total": float(dealer_total.mean()),
+                "mean_other_total": float(others.mean()),
+            },
+            "events_per_deal": {
+                "tarocchi_premium": rate(
+                    int((self.parts[:, PART_TAROCCHI, :] > 0).any(axis=1).sum()), n
+                ),
+                "all_tricks": rate(
+                    int((self.parts[:, PART_ALL_TRICKS, :] > 0).any(axis=1).sum()), n
+                ),
+                "magician_wins_last_trick": rate(int((magician > 0).any(axis=1).sum()), n),
+                "magician_loses_last_trick": rate(int((magician < 0).any(axis=1).sum()), n),
+                "fool_kept_to_last_trick": rate(
+                    int(
+                        (
+                            (self.events[:, E_FOOL_SEAT] >= 0) & (self.events[:, E_FOOL_SHOWN] < 0)
+                        ).sum()
+                    ),
+                    n,
+                ),
+            },
+            "matches": {
+                "n": len(matches),
+                "shared_wins": rate(int((matches["winner"] < 0).sum()), len(matches)),
+                "mean_winning_score": float(
+                    matches[[f"score_{s}" for s in range(players)]].max(axis=1).mean()
+                )
+                if len(matches)
+                else float("nan"),
+            },
+        }
 
 
 def _tarocco_of(rules: Rules) -> Tarocco:
