@@ -283,6 +283,8 @@ def _table(
     seed: int | np.random.SeedSequence | None,
     forced: npt.ArrayLike | None,
     chunk_size: int,
+    hand: cards.Hand | str | None = None,
+    seat: int | None = None,
 ) -> _Table:
     if rules.tarocco is not None:
         raise TarotInputError(
@@ -295,8 +297,9 @@ def _table(
         raise TarotInputError(f"chunk size must be at least 1, got {chunk_size}")
     names, ids = _bot_ids(bots, rules.players)
     return _Table(
-        rules=rules, names=names, ids=ids, engine=engine_rules(rules), plan=make_plan(rules),
-        root=normalise_seed(seed), chunk_size=chunk_size, forced=_forced(forced, deals, rules),
+        rules=rules, names=names, ids=ids, engine=engine_rules(rules),
+        plan=make_plan(rules, seat=seat, hand=hand), root=normalise_seed(seed),
+        chunk_size=chunk_size, forced=_forced(forced, deals, rules),
     )  # fmt: skip
 
 
@@ -311,14 +314,17 @@ def play(
     threads: int | None = None,
     keep_tricks: bool = False,
     progress: bool = False,
+    hand: cards.Hand | str | None = None,
+    seat: int | None = None,
 ) -> PlayResult:
     """Deal ``deals`` deals of ``rules`` from ``seed`` and play each one to the end.
 
     ``bots``: one name for every seat, or one per seat. ``forced``: an array (deals, 4) of
     taker, contract index, called card 1 and 2 for each deal (−1: decided at the table), or
     one row for every deal. ``keep_tricks`` records bids, écart and every trick for replay.
+    ``hand`` deals the rest of the pack around the cards of ``seat`` (default 0).
     """
-    table = _table(rules, deals, bots, seed, forced, chunk_size)
+    table = _table(rules, deals, bots, seed, forced, chunk_size, hand, seat)
     result = table.empty(deals, keep_tricks)
 
     def work(chunk: int) -> int:
