@@ -352,11 +352,11 @@ def _replay(args: argparse.Namespace) -> int:
         from tarot_analysis.engine.tarocco import play_tarocco_run
 
         # The run from its start to the deal: Tarocco runs are short, and chunks hold matches.
-        result = play_tarocco_run(
+        tarocco = play_tarocco_run(
             rules, args.deal + 1, bots=_bots(args.bots, rules.players), seed=args.seed,
             chunk_size=args.chunk_size, keep_tricks=True,
         )  # fmt: skip
-        print(describe_tarocco(result, args.deal))
+        print(describe_tarocco(tarocco, args.deal))
         return 0
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
     from tarot_analysis.engine.play import replay

@@ -86,9 +86,9 @@ class ContractOutcomes:
 
     def recommended(self) -> str:
         """The contract of highest mean score for the taker, or ``pass`` if none beats 0."""
-        summary = self.summary()
-        best = summary["mean_score"].idxmax()
-        return str(best) if summary.at[best, "mean_score"] > 0 else "pass"
+        means = self.summary()["mean_score"]
+        best = str(means.idxmax())
+        return best if float(means[best]) > 0 else "pass"
 
 
 def _dog_groups(rules: Rules) -> list[list[int]]:
