@@ -14,6 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
+import numpy as np
 import pandas as pd
 
 from tarot_analysis import __version__
@@ -108,6 +109,20 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--bots", nargs="+", default=["random"], metavar="BOT")
     replay.add_argument("--chunk-size", type=_positive, default=None, help="as in the play run")
 
+    hand = commands.add_parser(
+        "hand",
+        help="one hand: its chances in every contract, the bid, the call, what the dog brings",
+        description="Deal the rest of the pack around a hand many times and play every contract.",
+    )
+    hand.add_argument("cards", help='the hand, e.g. "21 19 12 6 1 E KH CH 10H 8H 1H JD ..."')
+    hand.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
+    hand.add_argument("--seat", type=int, default=0, help="the seat holding it (default 0)")
+    hand.add_argument("--deals", type=_positive, default=20_000, help="deals (default 20,000)")
+    hand.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    hand.add_argument("--bots", nargs="+", default=["random"], metavar="BOT")
+    hand.add_argument("--threads", type=_positive, default=None)
+    hand.add_argument("--json", action="store_true", help="print one JSON object")
+
     rules = commands.add_parser("rules", help="list the rule presets or show one")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
     rules_commands.add_parser("list", help="the presets shipped with the toolkit")
@@ -131,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _play(args)
         if args.command == "replay":
             return _replay(args)
+        if args.command == "hand":
+            return _hand(args)
     except BrokenPipeError:
         # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)
@@ -290,6 +307,95 @@ def _play_tarocco(args: argparse.Namespace, rules: Any) -> int:
     ]
     print("\n".join(lines))
     return 0
+
+
+def _hand(args: argparse.Namespace) -> int:
+    from tarot_analysis.cards import Hand
+    from tarot_analysis.rules import load_rules
+
+    rules = load_rules(args.rules)
+    held = Hand.parse(args.cards, size=rules.hand_size)
+    from tarot_analysis.one_hand import analyse_hand
+
+    started = time.perf_counter()
+    analysis = analyse_hand(
+        held, rules, seat=args.seat, deals=args.deals, bots=_bots(args.bots, rules.players),
+        seed=args.seed, threads=args.threads,
+    )  # fmt: skip
+    elapsed = time.perf_counter() - started
+    if args.json:
+        print(json.dumps(analysis.to_json() | {"seconds": round(elapsed, 3)}, indent=2))
+        return 0
+    print(_hand_report(analysis, elapsed, args.seed))
+    return 0
+
+
+def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
+    from tarot_analysis.evaluators import bid_names, bouts_and_trumps_bid, chavey_bid
+
+    rules = analysis.rules
+    ev = analysis.evaluations
+    chavey_says = bid_names(chavey_bid(ev["chavey"], ev["chavey_with_distribution"],
+                                       hand_size=rules.hand_size))  # fmt: skip
+    rule_of_thumb = bid_names(
+        bouts_and_trumps_bid(ev["bouts_and_trumps"], hand_size=rules.hand_size)
+    )
+    bots = (
+        analysis.bots[0] + " at every seat"
+        if len(set(analysis.bots)) == 1
+        else ", ".join(analysis.bots)
+    )
+    lines = [
+        f"Hand {analysis.hand} — rules {rules.name}, seat {analysis.seat}, "
+        f"{analysis.deals:,} deals dealt around it, bots: {bots}, mode: counterfactual "
+        f"(every contract played on the same deals), seed {seed}, tarot-analysis {__version__} ({elapsed:.1f} s)",
+        f"Evaluations: Chavey {ev['chavey']} (with distribution {ev['chavey_with_distribution']}) "
+        f"→ {chavey_says}; bouts and trumps {ev['bouts_and_trumps']} → {rule_of_thumb}",
+        "",
+    ]
+    summary = analysis.outcomes.summary()
+    shown = pd.DataFrame(index=summary.index)
+    shown["n"] = summary["n"].map("{:,}".format)
+    shown["success"] = summary["rate"].map("{:.1%}".format)
+    shown["95% interval"] = [
+        f"{lo:.1%} – {hi:.1%}" for lo, hi in zip(summary["ci_low"], summary["ci_high"], strict=True)
+    ]
+    shown["mean score"] = summary["mean_score"].map("{:+.1f}".format)
+    shown["95% interval "] = [
+        f"{lo:+.1f} – {hi:+.1f}"
+        for lo, hi in zip(summary["score_ci_low"], summary["score_ci_high"], strict=True)
+    ]
+    shown["taker points q1/median/q3"] = [
+        f"{a:g} / {b:g} / {c:g}"
+        for a, b, c in zip(
+            summary["points_q1"], summary["points_median"], summary["points_q3"], strict=True
+        )
+    ]
+    lines += [
+        shown.to_string(),
+        "",
+        f"Recommended bid: {analysis.recommended} (highest expected score; pass scores 0).",
+    ]
+    if analysis.call is not None:
+        calls = ", ".join(
+            f"{call} {row['mean_score']:+.1f} ({row['best_contract']})"
+            for call, row in analysis.calls.iterrows()
+        )
+        lines.append(f"Call: {analysis.call} — best expected score by card called: {calls}.")
+    if analysis.dog:
+        unseen = 78 - rules.hand_size
+        mean = {
+            name: float(np.dot(law.index, law.to_numpy())) for name, law in analysis.dog.items()
+        }
+        lines += [
+            "",
+            f"What the dog brings (exact: {rules.dog_size} cards among the {unseen} unseen):",
+            "  bouts: "
+            + ", ".join(f"{k}: {v:.1%}" for k, v in analysis.dog["bouts"].items() if v > 0),
+            f"  trumps: mean {mean['trumps']:.2f}; kings: mean {mean['kings']:.2f}; "
+            f"card points: mean {mean['points']:.2f}",
+        ]
+    return "\n".join(lines)
 
 
 def _json_number(value: Any) -> float | int | None:

@@ -87,3 +87,30 @@ def test_tarocco_is_played_and_replayed(capsys: pytest.CaptureFixture[str]) -> N
     assert summary["matches"]["n"] == 1000
     code, out, _ = run(capsys, "replay", "--rules", "tarocco", "--deal", "4")
     assert code == 0 and "discards" in out and "Trick 24" in out and "for the deal" in out
+
+
+def test_hand_gives_every_contract_a_bid_and_evaluations(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    code, out, _ = run(capsys, "hand", hand, "--rules", "fft-4", "--deals", "2000", "--json")
+    assert code == 0
+    result = json.loads(out)
+    for key in ("hand", "rules", "deals", "recommended", "evaluations", "contracts"):
+        assert key in result
+    assert result["evaluations"]["chavey"] == 60  # worked out in tests/test_evaluators.py
+    assert set(result["contracts"]) == {"prise", "garde", "garde_sans", "garde_contre"}
+    for entry in result["contracts"].values():
+        assert entry["ci_low"] <= entry["rate"] <= entry["ci_high"]
+    assert result["recommended"] in {*result["contracts"], "pass"}
+    assert result["dog"]["bouts"] == {"0": 1.0}  # every bout is in the hand
+    code, out, _ = run(capsys, "hand", "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC",
+                       "--rules", "fft-5", "--deals", "500")  # fmt: skip
+    assert code == 0 and "Call:" in out and "Recommended bid" in out
+
+
+def test_hand_names_a_bad_card(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "hand", "21 19 ZZ", "--rules", "fft-4")
+    assert code == 2 and "ZZ" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "hand", "21 20 19", "--rules", "fft-4")
+    assert code == 2 and "18" in err

@@ -1,0 +1,163 @@
+"""The analysis of one hand someone held: its chances in every contract, and what to bid.
+
+The rest of the pack is dealt around the hand many times; each deal is played under every
+contract (:mod:`tarot_analysis.counterfactual`) with the given bots, and in 5 and 6 players
+under every card the taker could call. What the dog brings is exact (hypergeometric).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from tarot_analysis import cards, evaluators, exact
+from tarot_analysis.counterfactual import ContractOutcomes, play_every_contract
+from tarot_analysis.engine.core import call_candidates
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.features import hand_features_of
+from tarot_analysis.rules import Rules
+
+__all__ = ["HandAnalysis", "analyse_hand"]
+
+
+@dataclass
+class HandAnalysis:
+    """Everything :func:`analyse_hand` found about one hand."""
+
+    rules: Rules
+    hand: cards.Hand
+    seat: int
+    deals: int
+    bots: tuple[str, ...]
+    outcomes: ContractOutcomes  # under the best call, in 5 and 6 players
+    calls: pd.DataFrame  # per candidate call: the best contract and its mean score
+    dog: dict[str, pd.Series]  # exact distributions of what the dog holds
+    evaluations: dict[str, int]
+
+    @property
+    def recommended(self) -> str:
+        """The contract of highest expected score (``pass`` if none beats passing)."""
+        return self.outcomes.recommended()
+
+    @property
+    def call(self) -> str | None:
+        """The card to call (5 and 6 players), in the hand notation."""
+        if self.calls.empty:
+            return None
+        return str(self.calls["mean_score"].idxmax())
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-able summary."""
+        summary = self.outcomes.summary()
+        return {
+            "hand": str(self.hand),
+            "rules": self.rules.name,
+            "seat": self.seat,
+            "deals": self.deals,
+            "bots": list(self.bots),
+            "mode": "counterfactual",
+            "recommended": self.recommended,
+            "call": self.call,
+            "evaluations": self.evaluations,
+            "contracts": {
+                name: {
+                    "n": int(row["n"]),
+                    "rate": float(row["rate"]),
+                    "ci_low": float(row["ci_low"]),
+                    "ci_high": float(row["ci_high"]),
+                    "mean_score": float(row["mean_score"]),
+                    "score_ci_low": float(row["score_ci_low"]),
+                    "score_ci_high": float(row["score_ci_high"]),
+                    "points_quartiles": [
+                        float(row["points_q1"]),
+                        float(row["points_median"]),
+                        float(row["points_q3"]),
+                    ],
+                }
+                for name, row in summary.iterrows()
+            },
+            "calls": {
+                str(name): {"best_contract": row["best_contract"], "mean_score": row["mean_score"]}
+                for name, row in self.calls.iterrows()
+            },
+            "dog": {
+                name: {str(k): float(v) for k, v in law.items()} for name, law in self.dog.items()
+            },
+        }
+
+
+def _dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, pd.Series]:
+    if rules.dog_size == 0:
+        return {}
+    features = hand_features_of(hand, rules)
+    counts = {name: features[name] for name in exact.COUNT_FEATURES}
+    points = rules.card_points
+    class_points = {
+        "bout": points.bout, "king": points.king, "queen": points.queen,
+        "knight": points.knight, "jack": points.jack, "other": points.other,
+    }  # fmt: skip
+    return {
+        feature: exact.dog_distribution(
+            feature,
+            counts,
+            rules.hand_size,
+            rules.dog_size,
+            thresholds=rules.poignee.thresholds,
+            class_points=class_points,
+        )
+        for feature in ("bouts", "trumps", "kings", "points")
+    }
+
+
+def analyse_hand(
+    hand: cards.Hand | str,
+    rules: Rules,
+    *,
+    seat: int = 0,
+    deals: int = 20_000,
+    bots: str | Sequence[str] = "random",
+    seed: int | None = 1,
+    threads: int | None = None,
+) -> HandAnalysis:
+    """Deal the rest of the pack around ``hand`` ``deals`` times and play every contract."""
+    held = hand if isinstance(hand, cards.Hand) else cards.Hand.parse(hand, size=rules.hand_size)
+    if len(held) != rules.hand_size:
+        raise TarotInputError(f"a hand of {rules.hand_size} cards was expected, got {len(held)}")
+    if rules.tarocco is not None:
+        raise TarotInputError(f"{rules.name} has no contracts: there is no bid to advise")
+    lo, hi = held.mask
+    evaluations = {
+        "chavey": int(evaluators.chavey(lo, hi)),
+        "chavey_with_distribution": int(evaluators.chavey(lo, hi, with_distribution=True)),
+        "bouts_and_trumps": int(evaluators.bouts_and_trumps(lo, hi)),
+    }
+    rows = []
+    best: ContractOutcomes | None = None
+    best_score = -np.inf
+    if rules.call == "none":
+        best = play_every_contract(rules, deals, seat=seat, bots=bots, seed=seed, hand=held,
+                                   threads=threads)  # fmt: skip
+    else:
+        candidates = call_candidates(np.uint64(lo), 0)
+        for card in cards.from_mask(int(candidates), 0):
+            outcomes = play_every_contract(
+                rules, deals, seat=seat, bots=bots, seed=seed, hand=held, call=[card],
+                threads=threads,
+            )  # fmt: skip
+            means = outcomes.summary()["mean_score"]
+            rows.append(
+                {"call": cards.card_name(card), "best_contract": str(means.idxmax()),
+                 "mean_score": float(means.max())}
+            )  # fmt: skip
+            if float(means.max()) > best_score:
+                best, best_score = outcomes, float(means.max())
+    assert best is not None
+    calls = pd.DataFrame(rows).set_index("call") if rows else pd.DataFrame()
+    return HandAnalysis(
+        rules=rules, hand=held, seat=seat, deals=deals, bots=best.bots, outcomes=best,
+        calls=calls, dog=_dog_laws(held, rules), evaluations=evaluations,
+    )  # fmt: skip
