@@ -348,7 +348,8 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
     lines = [
         f"Hand {analysis.hand} — rules {rules.name}, seat {analysis.seat}, "
         f"{analysis.deals:,} deals dealt around it, bots: {bots}, mode: counterfactual "
-        f"(every contract played on the same deals), seed {seed}, tarot-analysis {__version__} ({elapsed:.1f} s)",
+        f"(every contract played on the same deals), seed {seed}, "
+        f"tarot-analysis {__version__} ({elapsed:.1f} s)",
         f"Evaluations: Chavey {ev['chavey']} (with distribution {ev['chavey_with_distribution']}) "
         f"→ {chavey_says}; bouts and trumps {ev['bouts_and_trumps']} → {rule_of_thumb}",
         "",
