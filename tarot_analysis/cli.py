@@ -123,6 +123,19 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--threads", type=_positive, default=None)
     hand.add_argument("--json", action="store_true", help="print one JSON object")
 
+    guidance = commands.add_parser(
+        "guidance",
+        help="bidding guidance: success and expected score per contract by hand evaluation",
+        description=(
+            "Deal hands to seat 0 and play every contract on each deal; write the guidance "
+            "tables and print a summary. The run is stored under --data and resumes if stopped."
+        ),
+    )
+    _add_run_options(guidance, deals=1_000_000)
+    guidance.add_argument("--bots", nargs="+", default=["random"], metavar="BOT")
+    guidance.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
+    guidance.add_argument("--tables", help="folder for the CSV tables (default under reports/)")
+
     rules = commands.add_parser("rules", help="list the rule presets or show one")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
     rules_commands.add_parser("list", help="the presets shipped with the toolkit")
@@ -148,6 +161,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args)
         if args.command == "hand":
             return _hand(args)
+        if args.command == "guidance":
+            return _guidance(args)
     except BrokenPipeError:
         # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)
@@ -396,6 +411,116 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
             f"  trumps: mean {mean['trumps']:.2f}; kings: mean {mean['kings']:.2f}; "
             f"card points: mean {mean['points']:.2f}",
         ]
+    return "\n".join(lines)
+
+
+def _guidance(args: argparse.Namespace) -> int:
+    from tarot_analysis.rules import load_rules
+
+    rules = load_rules(args.rules)
+    if rules.tarocco is not None:
+        raise TarotInputError(f"{rules.name} has no contracts: there is no bid to advise")
+    from tarot_analysis.guidance import (
+        compare_evaluators,
+        guidance_tables,
+        run_guidance,
+        save_tables,
+    )
+
+    bots = _bots(args.bots, rules.players)
+    label = "-".join(args.bots)
+    data_folder = args.data or f"data/guidance-{rules.name}-{label}-seed{args.seed}-{args.deals}"
+    tables_folder = args.tables or f"reports/guidance-{rules.name}-{label}"
+    started = time.perf_counter()
+    data = run_guidance(
+        rules, args.deals, data_folder, bots=bots, seed=args.seed,
+        chunk_size=args.chunk_size or 50_000, threads=args.threads,
+        progress=not (args.no_progress or args.json),
+    )  # fmt: skip
+    tables = guidance_tables(data)
+    comparison = compare_evaluators(
+        data, "garde" if "garde" in data.contracts else data.contracts[0]
+    )
+    tables["model_coefficients"] = comparison["coefficients"]
+    for name, frame in comparison["calibration"].items():
+        tables[f"calibration_{name}"] = frame
+    paths = save_tables(tables, tables_folder)
+    elapsed = time.perf_counter() - started
+    played = len(data.played())
+    if args.json:
+        print(json.dumps({
+            "rules": rules.name, "deals": args.deals, "played": played, "seed": args.seed,
+            "bots": list(data.bots), "mode": "counterfactual", "data": str(data_folder),
+            "tables": [str(p) for p in paths],
+            "threshold_loss": tables["threshold_loss"].reset_index().to_dict(orient="records"),
+            "best_by_chavey": tables["by_chavey"]["best"].to_dict(),
+            "model_comparison": {k: comparison[k] for k in _COMPARED},
+            "seconds": round(elapsed, 1),
+        }, indent=2, default=str))  # fmt: skip
+        return 0
+    print(_guidance_report(data, tables, comparison, data_folder, tables_folder, elapsed, args))
+    return 0
+
+
+_COMPARED = ("contract", "n_train", "n_test", "fitted", "chavey", "fitted_minus_chavey")
+
+
+def _guidance_report(
+    data: Any, tables: dict[str, pd.DataFrame], comparison: dict[str, Any],
+    data_folder: str, tables_folder: str, elapsed: float, args: argparse.Namespace,
+) -> str:  # fmt: skip
+    rules = data.rules
+    bots = data.bots[0] + " at every seat" if len(set(data.bots)) == 1 else ", ".join(data.bots)
+    by_score = tables["by_chavey"]
+    steady = by_score[by_score["n"] >= 200]
+    ranges = []
+    for best, rows in steady.groupby((steady["best"] != steady["best"].shift()).cumsum()):
+        del best
+        low, high = rows.index.min(), rows.index.max()
+        span = f"{low}" if low == high else f"{low}–{high}"
+        ranges.append(f"{span}: {rows['best'].iloc[0]}")
+    loss = tables["threshold_loss"]
+    lines = [
+        f"Bidding guidance — rules {rules.name}, bots: {bots}, {args.deals:,} deals to seat 0 "
+        f"({len(data.played()):,} played; Petit-sec redeals left out), mode: counterfactual "
+        f"(every contract played on each deal), seed {args.seed}, tarot-analysis {__version__} "
+        f"({elapsed:.1f} s)",
+        f"Run data: {data_folder}   Tables (CSV): {tables_folder}",
+        "",
+        "Best contract by Chavey count (highest mean taker score; rows with n ≥ 200):",
+        "  " + "; ".join(ranges),
+        "",
+        "What each evaluator's published thresholds lose per deal against the best contract "
+        "(95% interval):",
+    ]
+    for name, row in loss.iterrows():
+        lines.append(
+            f"  {name:<18} {row['mean_loss']:7.2f} ± {row['loss_ci_half_width']:.2f} points "
+            f"(expected {row['mean_expected_score']:+.2f} vs best "
+            f"{row['best_expected_score']:+.2f}, n = {int(row['n']):,})"
+        )
+    contract = comparison["contract"]
+    lines += [
+        "",
+        f"Predicting whether a {contract} makes, on {comparison['n_test']:,} held-out deals "
+        f"(model fitted on {comparison['n_train']:,}):",
+        "  predictor         Brier (95% CI)              log loss (95% CI)          AUC (95% CI)",
+    ]
+    for name in ("fitted", "chavey"):
+        m = comparison[name]
+        lines.append(
+            "  " + f"{name:<16}" + "  ".join(
+                f"{m[k]['value']:.4f} ({m[k]['ci_low']:.4f}–{m[k]['ci_high']:.4f})"
+                for k in ("brier", "log_loss", "auc")
+            )
+        )  # fmt: skip
+    d = comparison["fitted_minus_chavey"]
+    lines.append(
+        "  fitted − chavey " + "  ".join(
+            f"{d[k]['value']:+.4f} ({d[k]['ci_low']:+.4f}–{d[k]['ci_high']:+.4f})"
+            for k in ("brier", "log_loss", "auc")
+        )
+    )  # fmt: skip
     return "\n".join(lines)
 
 

@@ -1,0 +1,87 @@
+"""Bidding guidance from counterfactual play."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tarot_analysis.cli import main
+from tarot_analysis.guidance import (
+    auc,
+    compare_evaluators,
+    fit_logistic,
+    guidance_tables,
+    run_guidance,
+)
+from tarot_analysis.rules import load_rules
+
+
+@pytest.fixture(scope="module")
+def data(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped-def]
+    folder = tmp_path_factory.mktemp("guidance")
+    return run_guidance(load_rules("fft-4"), 40_000, folder, seed=3, chunk_size=10_000)
+
+
+def test_rows_hold_every_contract_and_the_hand(data) -> None:  # type: ignore[no-untyped-def]
+    frame = data.frame
+    assert len(frame) == 40_000 and frame["deal"].tolist() == list(range(40_000))
+    for contract in ("prise", "garde", "garde_sans", "garde_contre"):
+        assert f"made_{contract}" in frame and f"score_{contract}" in frame
+    played = data.played()
+    # Prise and Garde share their play: they make together, and the Garde scores double
+    # whenever no poignée or chelem is involved.
+    assert (played["made_prise"] == played["made_garde"]).all()
+
+
+def test_tables_rise_with_the_hand_and_name_the_best_contract(data) -> None:  # type: ignore[no-untyped-def]
+    tables = guidance_tables(data)
+    by_bouts = tables["by_bouts_trumps"].groupby(level="bouts")["garde_rate"].mean()
+    assert by_bouts.is_monotonic_increasing
+    by_chavey = tables["by_chavey"]
+    steady = by_chavey[by_chavey["n"] >= 300]
+    assert steady["garde_rate"].iloc[-1] > steady["garde_rate"].iloc[0]
+    assert set(by_chavey["best"]) <= {"pass", "prise", "garde", "garde_sans", "garde_contre"}
+    assert (steady["garde_ci_low"] <= steady["garde_rate"]).all()
+    loss = tables["threshold_loss"]
+    assert (loss["mean_loss"] >= 0).all()  # nothing beats the best choice of each row
+
+
+def test_the_fitted_model_is_compared_on_held_out_deals(data) -> None:  # type: ignore[no-untyped-def]
+    result = compare_evaluators(data, "garde")
+    assert result["n_train"] + result["n_test"] == len(data.played())
+    for name in ("fitted", "chavey"):
+        for metric in ("brier", "log_loss", "auc"):
+            entry = result[name][metric]
+            assert entry["ci_low"] <= entry["value"] <= entry["ci_high"]
+    assert 0.5 < result["chavey"]["auc"]["value"] < 1
+
+
+def test_logistic_fit_recovers_known_coefficients() -> None:
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=50_000)
+    y = rng.random(50_000) < 1 / (1 + np.exp(-(0.5 + 2.0 * x)))
+    model = fit_logistic(pd.DataFrame({"x": x, "y": y}), "y", ["x"], "test")
+    per_unit = model.table().at["x", "per_unit"]
+    assert abs(per_unit - 2.0) < 0.08
+    assert abs(auc(np.array([0, 0, 1, 1]), np.array([0.1, 0.4, 0.35, 0.8])) - 0.75) < 1e-12
+
+
+def test_guidance_command_writes_tables_and_summarises(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = main(["guidance", "--deals", "20000", "--data", str(tmp_path / "run"),
+                 "--tables", str(tmp_path / "tables"), "--json"])  # fmt: skip
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["mode"] == "counterfactual" and out["deals"] == 20000
+    assert (tmp_path / "tables" / "by_chavey.csv").exists()
+    assert {row["evaluator"] for row in out["threshold_loss"]} == {"chavey", "bouts_and_trumps"}
+    # Run again: every chunk is found on disk and nothing is recomputed.
+    code = main(["guidance", "--deals", "20000", "--data", str(tmp_path / "run"),
+                 "--tables", str(tmp_path / "tables"), "--json"])  # fmt: skip
+    again = json.loads(capsys.readouterr().out)
+    assert again["best_by_chavey"] == out["best_by_chavey"]
