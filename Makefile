@@ -12,7 +12,7 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,plots]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plots,notebooks]'
 	touch $@
 
 # The main job: hand statistics of the default preset, saved under data/.

@@ -1,0 +1,49 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Contract success
+#
+# Deals played to the end by bots. In *auction* mode everyone bids with its bot, so each
+# contract is seen on the hands that bid it; in *counterfactual* mode seat 0 takes every
+# contract on the same deals. Every rate names its rules, bots, mode, n and interval.
+
+# %% tags=["parameters"]
+deals = 200_000
+seed = 1
+rules_name = "fft-4"
+bots = "random"
+
+# %%
+# %matplotlib inline
+from tarot_analysis import plots
+from tarot_analysis.counterfactual import play_every_contract
+from tarot_analysis.engine.play import play
+from tarot_analysis.rules import load_rules
+
+rules = load_rules(rules_name)
+auction = play(rules, deals, bots=bots, seed=seed)
+print(f"{rules.name}, bots {bots}, auction mode, {deals:,} deals, seed {seed}")
+print("redeals:", auction.redeals())
+auction.contracts()
+
+# %% [markdown]
+# ## Every contract on the same deals
+
+# %%
+every = play_every_contract(rules, deals // 4, bots=bots, seed=seed)
+print(f"{rules.name}, bots {bots}, counterfactual mode, {deals // 4:,} deals, seed {seed}")
+every.summary()
+
+# %%
+plots.taker_points(every.played(), required=rules.bouts_required)
