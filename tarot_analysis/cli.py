@@ -136,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     guidance.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     guidance.add_argument("--tables", help="folder for the CSV tables (default under reports/)")
 
+    from tarot_analysis.compare import add_parser as add_compare_parser
+
+    add_compare_parser(commands)
+
     rules = commands.add_parser("rules", help="list the rule presets or show one")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
     rules_commands.add_parser("list", help="the presets shipped with the toolkit")
@@ -163,6 +167,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _hand(args)
         if args.command == "guidance":
             return _guidance(args)
+        if args.command == "compare":
+            from tarot_analysis.compare import run_command
+
+            return run_command(args)
     except BrokenPipeError:
         # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)

@@ -1,0 +1,236 @@
+"""Rule variants compared on the same deals: pairing, intervals, and the ``compare`` command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tarot_analysis import __version__, exact
+from tarot_analysis.compare import (
+    DIFFERENCE_COLUMNS,
+    MEASURES,
+    SUMMARY_COLUMNS,
+    Comparison,
+    add_parser,
+    compare_variants,
+    format_report,
+    run_command,
+)
+from tarot_analysis.deal import deal
+from tarot_analysis.engine.play import play
+from tarot_analysis.errors import RulesError, TarotInputError
+from tarot_analysis.rules import load_rules
+
+DEALS = 2_000
+
+
+@pytest.fixture(scope="module")
+def four_and_five() -> Comparison:
+    """fft-4 against two 4-player variants (paired) and fft-5 (side by side)."""
+    rules = [load_rules(name) for name in ("fft-4", "legacy-4", "trumps-broken-4", "fft-5")]
+    return compare_variants(rules, DEALS, seed=1)
+
+
+def rows_by_measure(frame: pd.DataFrame) -> dict[tuple[str, str], dict[str, Any]]:
+    """One variant's rows of a tidy frame, by measure and contract."""
+    records = [{str(key): value for key, value in r.items()} for r in frame.to_dict("records")]
+    return {(r["measure"], r["contract"]): r for r in records}
+
+
+def parse(*argv: str) -> argparse.Namespace:
+    """The command line of ``compare`` as the ``tarot-analysis`` parser reads it."""
+    from tarot_analysis.cli import _Parser
+
+    parser = _Parser(prog="tarot-analysis")
+    add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    return parser.parse_args(["compare", *argv])
+
+
+def test_variants_of_one_layout_share_their_deals() -> None:
+    masks = deal(load_rules("fft-4"), 100, seed=1).masks
+    for name in ("legacy-4", "trumps-broken-4"):
+        assert np.array_equal(deal(load_rules(name), 100, seed=1).masks, masks)
+    assert np.array_equal(deal(load_rules("tarocco"), 100, seed=1).masks,
+                          deal(load_rules("fft-3"), 100, seed=1).masks)  # fmt: skip
+
+
+def test_same_layout_is_paired_and_another_layout_side_by_side(
+    four_and_five: Comparison,
+) -> None:
+    variants = four_and_five.variants
+    assert [v.label for v in variants] == ["fft-4", "legacy-4", "trumps-broken-4", "fft-5"]
+    assert [v.paired for v in variants] == [True, True, True, False]
+    assert "5 players" in variants[3].note and variants[1].note == ""
+    differences = four_and_five.differences()
+    assert list(differences.columns) == list(DIFFERENCE_COLUMNS)
+    assert set(differences["variant"]) == {"legacy-4", "trumps-broken-4", "fft-5"}
+    assert (differences["paired"] == (differences["variant"] != "fft-5")).all()
+    # Paired: both sides over the same deals; side by side: each over its own.
+    paired = differences[differences["paired"]]
+    assert (paired["n"] == paired["n_baseline"]).all()
+    assert set(differences["measure"]) == set(MEASURES)
+    contracts = {c.name for c in load_rules("fft-4").contracts}
+    success = differences[differences["measure"] == "success"]
+    assert set(success["contract"]) == contracts
+    assert set(differences.loc[differences["measure"] == "petit_au_bout", "contract"]) == {""}
+    finite = differences.dropna(subset=["ci_low", "ci_high"])
+    assert np.allclose(finite["difference"], finite["value"] - finite["baseline"])
+    assert (finite["ci_low"] <= finite["difference"] + 1e-12).all()
+    assert (finite["difference"] <= finite["ci_high"] + 1e-12).all()
+    assert finite["excludes_zero"].equals((finite["ci_low"] > 0) | (finite["ci_high"] < 0))
+    # Five players: a smaller dog and more defenders make contracts easier for random bots.
+    fft5_garde = success[(success["variant"] == "fft-5") & (success["contract"] == "garde")]
+    assert bool(fft5_garde["excludes_zero"].iloc[0])
+
+
+def test_summary_gives_every_rate_with_its_interval_and_exact_value(
+    four_and_five: Comparison,
+) -> None:
+    summary = four_and_five.summary()
+    assert list(summary.columns) == list(SUMMARY_COLUMNS)
+    fft4 = rows_by_measure(four_and_five.summary("fft-4"))
+    assert len(fft4) == len(four_and_five.summary()) // 4
+    hand = fft4["poignee_per_hand", ""]
+    assert hand["n"] == DEALS * 4
+    assert hand["exact"] == pytest.approx(exact.poignee_at_least(18, (10, 13, 15))["simple"])
+    assert hand["ci_low"] <= hand["value"] <= hand["ci_high"]
+    assert fft4["redeal_petit_sec", ""]["n"] == DEALS
+    assert fft4["success", "garde"]["source"] == "counterfactual"
+    assert fft4["poignee_shown", ""]["source"] == "auction"
+    with pytest.raises(TarotInputError, match="no variant 'fft-6'"):
+        four_and_five.summary("fft-6")
+
+
+def test_a_variant_against_itself_differs_by_exactly_zero() -> None:
+    fft4 = load_rules("fft-4")
+    comparison = compare_variants([fft4, fft4], 1_000, seed=3, mode="auction")
+    assert [v.label for v in comparison.variants] == ["fft-4", "fft-4 (2)"]
+    differences = comparison.differences()
+    assert differences["paired"].all()
+    measured = differences.dropna(subset=["difference"])
+    assert len(measured) >= 10
+    assert (measured["difference"] == 0).all()
+    assert (measured["ci_low"] == 0).all() and (measured["ci_high"] == 0).all()
+    assert (measured["value"] == measured["baseline"]).all()
+    assert not measured["excludes_zero"].any()
+    assert set(measured["measure"]) >= {"success", "taker_score", "poignee_per_hand"}
+
+
+def test_a_lower_poignee_threshold_shows_more_poignees(tmp_path: Path) -> None:
+    path = tmp_path / "low-poignee.toml"
+    path.write_text('extends = "fft-4"\n\n[poignee]\nthresholds = [8, 13, 15]\n')
+    comparison = compare_variants([load_rules("fft-4"), load_rules(str(path))], 3_000, seed=2)
+    assert comparison.variants[1].paired
+    rows = rows_by_measure(comparison.differences())
+    for measure in ("poignee_per_hand", "poignee_shown"):
+        assert rows[measure, ""]["ci_low"] > 0, measure
+        assert rows[measure, ""]["excludes_zero"]
+    hand = rows_by_measure(comparison.summary(comparison.variants[1].label))["poignee_per_hand", ""]
+    low_exact = exact.poignee_at_least(18, (8, 13, 15))["simple"]
+    assert hand["exact"] == pytest.approx(low_exact)
+    assert hand["ci_low"] < low_exact < hand["ci_high"]
+
+
+def test_trumps_broken_plays_the_same_deals_differently(four_and_five: Comparison) -> None:
+    fft4, broken = load_rules("fft-4"), load_rules("trumps-broken-4")
+    first = play(fft4, 500, seed=1)
+    second = play(broken, 500, seed=1)
+    assert np.array_equal(first.masks, second.masks)
+    assert np.array_equal(deal(fft4, 500, seed=1).masks, deal(broken, 500, seed=1).masks)
+    assert (first.outcomes != second.outcomes).any(axis=1).sum() > 0
+    # In the comparison: some deals are made under one rule and not the other.
+    differences = four_and_five.differences()
+    success = differences[
+        (differences["variant"] == "trumps-broken-4") & (differences["measure"] == "success")
+    ]
+    assert (success["ci_high"] > success["ci_low"]).all()
+
+
+def test_tarocco_gives_hand_statistics_only() -> None:
+    comparison = compare_variants([load_rules("fft-3"), load_rules("tarocco")], 500, seed=1)
+    tarocco = comparison.variants[1]
+    assert tarocco.paired and not tarocco.plays and "hand statistics only" in tarocco.note
+    assert list(comparison.differences()["measure"]) == ["poignee_per_hand"]
+    assert set(comparison.summary("tarocco")["measure"]) == {"poignee_per_hand"}
+    # A Tarocco baseline: the French variant is still summarised, compared on hands only.
+    reverse = compare_variants([load_rules("tarocco"), load_rules("fft-4")], 500, seed=1)
+    assert list(reverse.differences()["measure"]) == ["poignee_per_hand"]
+    assert not reverse.variants[1].paired
+    assert "success" in set(reverse.summary("fft-4")["measure"])
+    assert "only hand statistics are compared" in format_report(reverse)
+
+
+def test_compare_json_has_the_run_the_differences_and_the_summary(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = parse("fft-4", "legacy-4", "fft-5", "--deals", "400", "--seed", "5", "--json")
+    assert run_command(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert {"variants", "deals", "seed", "bots", "mode", "differences", "summary"} <= set(result)
+    assert [v["name"] for v in result["variants"]] == ["fft-4", "legacy-4", "fft-5"]
+    assert [v["paired"] for v in result["variants"]] == [True, True, False]
+    assert (result["deals"], result["seed"], result["bots"]) == (400, 5, ["random"])
+    assert result["mode"] == "counterfactual" and result["version"] == __version__
+    record = result["differences"][0]
+    assert set(record) == set(DIFFERENCE_COLUMNS)
+    assert set(result["summary"]) == {"fft-4", "legacy-4", "fft-5"}
+    hand = next(r for r in result["summary"]["fft-5"] if r["measure"] == "poignee_per_hand")
+    assert hand["n"] == 400 * 5 and hand["exact"] > 0
+    assert all(
+        value is None or not (isinstance(value, float) and math.isnan(value))
+        for record in result["differences"]
+        for value in record.values()
+    )
+
+
+def test_compare_report_names_the_run_and_marks_what_differs(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    args = parse("fft-4", "fft-5", "--deals", "1000", "--mode", "auction", "--no-progress")
+    assert run_command(args) == 0
+    out = capsys.readouterr().out
+    header = out.splitlines()[0]
+    for words in ("baseline fft-4", "fft-5", "random at every seat", "mode: auction",
+                  "1,000 deals", "seed 1", __version__):  # fmt: skip
+        assert words in header, words
+    assert "not paired" in out and "other layout: 5 players" in out
+    fft5_rows = [line for line in out.splitlines() if line.split()[:1] == ["fft-5"]]
+    assert fft5_rows and any(" * " in line for line in fft5_rows)
+    assert "redeal_all_passed" in out
+
+
+def test_user_mistakes_raise_one_clear_error() -> None:
+    fft4 = load_rules("fft-4")
+    with pytest.raises(TarotInputError, match="at least two variants"):
+        run_command(parse("fft-4", "--deals", "10"))
+    with pytest.raises(TarotInputError, match="at least two variants"):
+        compare_variants([fft4], 10)
+    with pytest.raises(RulesError):
+        run_command(parse("fft-4", "fft-44", "--deals", "10"))
+    with pytest.raises(TarotInputError, match=r"fft-5: 5 bots were expected"):
+        compare_variants([fft4, load_rules("fft-5")], 10, bots=["random"] * 4)
+    with pytest.raises(TarotInputError, match="unknown mode"):
+        compare_variants([fft4, fft4], 10, mode="bidding")  # type: ignore[arg-type]
+    with pytest.raises(TarotInputError, match="at least 1"):
+        compare_variants([fft4, fft4], 0)
+    with pytest.raises(SystemExit):
+        parse("fft-4", "legacy-4", "--mode", "bidding")
+
+
+def test_report_of_a_comparison_is_a_table_of_every_difference(
+    four_and_five: Comparison,
+) -> None:
+    report = format_report(four_and_five, elapsed=1.0)
+    lines = report.splitlines()
+    assert lines[0].startswith("Variants — baseline fft-4")
+    assert any(line.startswith("Paired with fft-4") for line in lines)
+    table = lines[lines.index(next(x for x in lines if x.startswith("Differences"))) + 1 :]
+    assert len(table) == 1 + len(four_and_five.differences())
+    assert isinstance(four_and_five.differences(), pd.DataFrame)
