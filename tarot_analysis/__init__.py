@@ -1,6 +1,12 @@
 """tarot-analysis: the statistics of French Tarot and its relatives."""
 
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 
 try:
     __version__ = version("tarot-analysis")
@@ -8,3 +14,28 @@ except PackageNotFoundError:  # running from a source tree that was not installe
     __version__ = "0.0.0"
 
 __all__ = ["__version__"]
+
+
+def _use_numba_cache_of_this_source() -> None:
+    """Keep compiled kernels in a cache folder named after the package's source.
+
+    Numba checks only the file of each cached function when it decides whether its cache is
+    still good; a kernel that calls a bot in another file would run the old bot after that file
+    changed. A folder per source digest makes any change of source compile afresh. A user's own
+    ``NUMBA_CACHE_DIR`` is left alone.
+    """
+    if "NUMBA_CACHE_DIR" in os.environ:
+        return
+    root = Path(__file__).parent
+    digest = hashlib.sha256(__version__.encode())
+    for path in sorted(root.rglob("*.py")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "tarot-analysis"
+    folder = base / f"numba-{digest.hexdigest()[:16]}"
+    os.environ["NUMBA_CACHE_DIR"] = str(folder)
+    if "numba" in sys.modules:  # imported before us: tell its configuration too
+        sys.modules["numba"].config.CACHE_DIR = str(folder)
+
+
+_use_numba_cache_of_this_source()
