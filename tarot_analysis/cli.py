@@ -139,6 +139,9 @@ def build_parser() -> argparse.ArgumentParser:
     from tarot_analysis.compare import add_parser as add_compare_parser
 
     add_compare_parser(commands)
+    from tarot_analysis import report
+
+    report.add_parser(commands)
 
     rules = commands.add_parser("rules", help="list the rule presets or show one")
     rules_commands = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
@@ -171,6 +174,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tarot_analysis.compare import run_command
 
             return run_command(args)
+        if args.command == "report":
+            from tarot_analysis.report import run_command as run_report
+
+            return run_report(args)
     except BrokenPipeError:
         # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)

@@ -1,0 +1,329 @@
+"""The strategy report, built from small real runs: what the file holds, that it stands alone,
+that a second build reuses the stored runs, and that a real browser renders every chart."""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import doctest
+import json
+import os
+import re
+import shutil
+import subprocess
+from dataclasses import dataclass
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tarot_analysis import __version__, report
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.report import add_parser, build_report, run_command
+
+DEALS = 20_000
+SEED = 1
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+DATA_URI = "data:image/png;base64,"
+KEY_TABLES = ("bouts", "contracts", "guidance-chavey-success", "guidance-chavey-score")
+# An old time stamp given to the stored files before a second build: one rewritten would lose it.
+OLD_NS = 1_000_000_000 * 1_000_000_000
+
+
+# --- Reading a report back ---------------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    """A table of the report as text: its caption, header cells and body rows."""
+
+    caption: str
+    header: list[str]
+    rows: list[list[str]]
+
+
+class _ReportReader(HTMLParser):
+    """Collects the tables (by id), the images' sources, every link and the body's attributes."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tables: dict[str, Table] = {}
+        self.images: list[str] = []
+        self.links: list[tuple[str, str, str]] = []  # (tag, attribute, value)
+        self.body: dict[str, str] = {}
+        self.metadata = ""
+        self._table: Table | None = None
+        self._row: list[str] | None = None
+        self._cell: list[str] | None = None
+        self._in: str | None = None  # "caption" or "head"
+        self._in_metadata = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        named = {key: value or "" for key, value in attrs}
+        for key in ("src", "href", "action", "poster", "data"):
+            if key in named:
+                self.links.append((tag, key, named[key]))
+        if tag == "body":
+            self.body = named
+        elif tag == "img":
+            self.images.append(named.get("src", ""))
+        elif tag == "dl" and named.get("id") == "metadata":
+            self._in_metadata = True
+        elif tag == "table":
+            self._table = Table("", [], [])
+            self.tables[named.get("id", f"unnamed-{len(self.tables)}")] = self._table
+        elif tag == "caption":
+            self._in = "caption"
+        elif tag == "thead":
+            self._in = "head"
+        elif tag == "tbody":
+            self._in = None
+        elif tag == "tr" and self._table is not None:
+            self._row = []
+        elif tag in ("td", "th") and self._row is not None:
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "dl":
+            self._in_metadata = False
+        elif tag == "caption":
+            self._in = None
+        elif tag in ("td", "th") and self._cell is not None and self._row is not None:
+            self._row.append(" ".join("".join(self._cell).split()))
+            self._cell = None
+        elif tag == "tr" and self._row is not None and self._table is not None:
+            if self._in == "head":
+                self._table.header = self._row  # the last header row names the columns
+            else:
+                self._table.rows.append(self._row)
+            self._row = None
+        elif tag == "table":
+            self._table = None
+
+    def handle_data(self, data: str) -> None:
+        if self._in_metadata:
+            self.metadata += data + " "
+        if self._in == "caption" and self._table is not None:
+            self._table.caption += data
+        elif self._cell is not None:
+            self._cell.append(data)
+
+
+def read_report(text: str) -> _ReportReader:
+    reader = _ReportReader()
+    reader.feed(text)
+    reader.close()
+    return reader
+
+
+# --- One report of 20,000 deals, built once ------------------------------------------------------
+
+
+@dataclass
+class Built:
+    path: Path
+    data: Path
+    out: Path
+    text: str
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
+    """The report of fft-4 with random bots, 20,000 deals, seed 1, in a fresh folder."""
+    root = tmp_path_factory.mktemp("report")
+    data, out = root / "data", root / "reports"
+    path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=out)
+    return Built(path=path, data=data, out=out, text=path.read_text(encoding="utf-8"))
+
+
+def stored_files(data: Path) -> list[Path]:
+    """Every file the report's runs keep: guidance chunks and run.json, JSON tables."""
+    return sorted(p for p in data.rglob("*") if p.is_file())
+
+
+def test_report_is_written_where_it_says() -> None:
+    path = report.report_path("fft-4", ("random",) * 4, DEALS, "reports")
+    assert path == Path("reports/strategy-fft-4-random-20000.html")
+    mixed = report.report_path("fft-4", ("random", "random", "heuristic", "random"), 10, "out")
+    assert mixed.name == "strategy-fft-4-random-random-heuristic-random-10.html"
+    # The guidance command's folder for the same run: `guidance --rules fft-4 --seed 1
+    # --deals 20000` writes to data/guidance-fft-4-random-seed1-20000.
+    assert report.guidance_folder("fft-4", ("random",) * 4, 1, DEALS) == Path(
+        "data/guidance-fft-4-random-seed1-20000"
+    )
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(report).failed == 0
+
+
+def test_report_stands_alone(built: Built) -> None:
+    assert built.path == built.out / "strategy-fft-4-random-20000.html"
+    page = read_report(built.text)
+    external = [
+        (tag, key, value)
+        for tag, key, value in page.links
+        if re.match(r"\s*(https?:)?//", value, re.IGNORECASE)
+    ]
+    assert external == []
+    assert "<link" not in built.text and "@import" not in built.text
+    assert not re.search(r"url\(\s*['\"]?(https?:)?//", built.text)
+    assert not re.search(r"<script[^>]*\bsrc=", built.text)
+    assert len(page.images) >= 12  # hand distributions, poignée, petit sec, guidance charts
+    for source in page.images:
+        assert source.startswith(DATA_URI)
+        assert base64.b64decode(source[len(DATA_URI) :]).startswith(PNG_MAGIC)
+    # Internal links only point within the page.
+    assert all(value.startswith("#") for _, key, value in page.links if key == "href")
+
+
+def test_report_holds_the_key_tables(built: Built) -> None:
+    tables = read_report(built.text).tables
+    for key in KEY_TABLES:
+        assert f"table-{key}" in tables, sorted(tables)
+    bouts = tables["table-bouts"]
+    assert bouts.header == ["bouts", "count", "simulated", "95% Wilson interval", "exact"]
+    assert [row[0] for row in bouts.rows] == ["0", "1", "2", "3"]
+    # 0 bouts: the exact value is C(75, 18) / C(78, 18), 0.449813.
+    assert bouts.rows[0][-1] == "0.449813"
+    assert sum(int(row[1].replace(",", "")) for row in bouts.rows) == DEALS * 4
+    contracts = tables["table-contracts"]
+    assert [row[0] for row in contracts.rows] == ["Prise", "Garde", "Garde sans", "Garde contre"]
+    guidance = tables["table-guidance-chavey-success"]
+    assert guidance.header[:2] == ["Chavey count", "deals"] and "Garde" in guidance.header
+    for key in ("checks", "poignee", "petit-sec", "threshold-loss", "model-comparison"):
+        assert f"table-{key}" in tables
+    # Every caption names the rules, the bots, the mode, n and the interval.
+    for name, table in tables.items():
+        caption = table.caption
+        assert "Rules fft-4" in caption, name
+        assert "bots:" in caption and "mode:" in caption and "n = " in caption, name
+        assert re.search(r"interval|estimate|p-value", caption), name
+    assert "mode: auction" in tables["table-contracts"].caption
+    assert "random at every seat" in tables["table-contracts"].caption
+    assert "mode: counterfactual" in guidance.caption
+    assert "mode: deal only" in bouts.caption
+
+
+def test_report_states_its_metadata(built: Built) -> None:
+    metadata = read_report(built.text).metadata
+    for expected in ("fft-4", "random at every seat", f"{DEALS:,}", "65,536", __version__):
+        assert expected in metadata
+    assert re.search(r"Seed\s+1\b", metadata)
+    assert "SeedSequence(seed, spawn_key=(i,))" in metadata
+    assert "RULES.md" in metadata  # where the preset's rules come from
+    assert "Exact-vs-simulated checks" in built.text
+    assert "How to read this report" in built.text
+
+
+def test_second_build_reuses_the_stored_runs(built: Built) -> None:
+    files = stored_files(built.data)
+    names = {p.name for p in files}
+    assert "chunk-000000.parquet" in names and "run.json" in names
+    assert f"hands-fft-4-seed{SEED}-{DEALS}.json" in names
+    assert f"contracts-fft-4-random-seed{SEED}-{DEALS}.json" in names
+    for path in files:
+        os.utime(path, ns=(OLD_NS, OLD_NS))
+    again = build_report("fft-4", DEALS, seed=SEED, data_dir=built.data, out_dir=built.out)
+    assert again == built.path
+    assert stored_files(built.data) == files
+    assert all(path.stat().st_mtime_ns == OLD_NS for path in files)
+    text = again.read_text(encoding="utf-8")
+    assert read_report(text).tables == read_report(built.text).tables
+    assert "1 chunk reused, 0 computed now" in text
+
+
+def test_a_stored_table_of_another_run_is_computed_again(
+    built: Built, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hands = built.data / f"hands-fft-4-seed{SEED}-{DEALS}.json"
+    stored = json.loads(hands.read_text(encoding="utf-8"))
+    stored["metadata"]["chunk_size"] = 1000  # as if another run had written it
+    hands.write_text(json.dumps(stored), encoding="utf-8")
+    parser = argparse.ArgumentParser(prog="tarot-analysis")
+    add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(
+        ["report", "--rules", "fft-4", "--deals", str(DEALS), "--seed", str(SEED), "--out",
+         str(built.out), "--data", str(built.data), "--no-progress"]
+    )  # fmt: skip
+    assert run_command(args) == 0
+    printed = capsys.readouterr().out
+    assert re.fullmatch(rf"Report: {re.escape(str(built.path))} \(\d+\.\d s\)\n", printed)
+    assert json.loads(hands.read_text(encoding="utf-8"))["metadata"]["chunk_size"] == 65_536
+    text = built.path.read_text(encoding="utf-8")
+    assert read_report(text).tables == read_report(built.text).tables
+
+
+def test_bad_options_fail_before_any_run(tmp_path: Path) -> None:
+    with pytest.raises(TarotInputError, match="one bot for every seat"):
+        build_report("fft-4", 10, bots=["random", "random"], data_dir=tmp_path, out_dir=tmp_path)
+    with pytest.raises(TarotInputError, match="unknown bot"):
+        build_report("fft-4", 10, bots="nobody", data_dir=tmp_path, out_dir=tmp_path)
+    with pytest.raises(TarotInputError, match="no contracts"):
+        build_report("tarocco", 10, data_dir=tmp_path, out_dir=tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_no_browser_means_no_pdf(
+    built: Built, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(report, "find_chromium", lambda: None)
+    with pytest.raises(TarotInputError, match="no headless Chromium found"):
+        report.render_pdf(built.path, tmp_path / "report.pdf")
+    assert not (tmp_path / "report.pdf").exists()
+
+
+# --- In a real browser ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """A headless Chromium: the one installed, else one ``apt-get install`` tried once."""
+    found = report.find_chromium()
+    if found:
+        return found
+    if shutil.which("apt-get") is None or os.geteuid() != 0:
+        pytest.skip("no Chromium installed, and apt-get is missing or needs root to install one")
+    try:
+        done = subprocess.run(
+            ["apt-get", "install", "-y", "chromium"], capture_output=True, text=True,
+            timeout=900, check=False, env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"},
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired) as error:
+        pytest.skip(f"no Chromium installed, and apt-get install chromium failed: {error}")
+    found = report.find_chromium()
+    if not found:
+        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+        pytest.skip(f"no Chromium installed, and apt-get install chromium failed: {last}")
+    return found
+
+
+def run_chromium(browser: str, profile: Path, *arguments: str) -> subprocess.CompletedProcess[str]:
+    command = [browser, *report.CHROMIUM_FLAGS, f"--user-data-dir={profile}", *arguments]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
+
+
+def test_every_chart_renders_in_a_headless_browser(
+    built: Built, chromium: str, tmp_path: Path
+) -> None:
+    done = run_chromium(
+        chromium, tmp_path / "profile", "--virtual-time-budget=5000", "--dump-dom",
+        built.path.resolve().as_uri(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = read_report(done.stdout)
+    images = len(read_report(built.text).images)
+    # Set by the report's own script once the page has loaded: the images that decoded.
+    assert dom.body.get("data-images-total") == str(images)
+    assert dom.body.get("data-images") == str(images)
+    for key in KEY_TABLES:
+        assert f"table-{key}" in dom.tables
+    assert dom.tables["table-bouts"].header[-1] == "exact"
+
+
+def test_report_prints_to_pdf(built: Built, chromium: str, tmp_path: Path) -> None:
+    del chromium  # render_pdf finds the browser itself
+    pdf = report.render_pdf(built.path, tmp_path / "report.pdf")
+    content: Any = pdf.read_bytes()
+    assert content.startswith(b"%PDF") and len(content) > 50_000
