@@ -427,8 +427,8 @@ _DISPLAY_TOKENS = np.array([_CARD_TOKENS[card] for card in _DISPLAY_ORDER], dtyp
 def format_masks(lo: npt.ArrayLike, hi: npt.ArrayLike) -> list[str]:
     """``format_cards`` of many sets at once, given as arrays of masks.
 
-    >>> format_masks(*ids_to_masks([[PETIT, KING_OF_HEARTS], [EXCUSE]]))
-    ['1 KH', 'E']
+    >>> format_masks(*ids_to_masks([[PETIT, KING_OF_HEARTS], [EXCUSE, ACE_OF_SPADES]]))
+    ['1 KH', 'E 1S']
     """
     held = masks_to_membership(lo, hi).reshape(-1, N_CARDS)[:, _DISPLAY_ORDER]
     return [" ".join(_DISPLAY_TOKENS[row]) for row in held]
