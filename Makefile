@@ -4,8 +4,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 DEALS ?= 1000000
 SEED ?= 1
+BOTS ?= heuristic
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup browser run hands test lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -15,8 +16,20 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev,plots,notebooks]'
 	touch $@
 
-# The main job: hand statistics of the default preset, saved under data/.
-run: setup
+# Debian's Chromium opens the report in the tests (and prints PDFs); installed when missing
+# and possible. Where it cannot be, the browser test says so and is skipped.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
+		|| echo "chromium could not be installed: the browser check of the report will be skipped"; }
+
+# The main job: the strategy report of the default preset (HTML in reports/, runs in data/).
+run: setup browser
+	$(BIN)/tarot-analysis report --rules fft-4 --deals $(DEALS) --seed $(SEED) --bots $(BOTS) \
+		--out reports/ --data data/ --pdf
+
+# The hand statistics alone, with every hand's features saved.
+hands: setup
 	$(BIN)/tarot-analysis hands --rules fft-4 --deals $(DEALS) --seed $(SEED) \
 		--out data/hands-fft-4.parquet
 
@@ -25,7 +38,7 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-test: lint
+test: lint browser
 	$(BIN)/pytest
 
 bench: setup

@@ -12,7 +12,7 @@ from typing import Final
 from tarot_analysis.errors import TarotInputError
 
 #: Bots by name, and the number the compiled engine knows them by.
-BOTS: Final = {"random": 0}
+BOTS: Final = {"random": 0, "heuristic": 1}
 
 
 def bot_id(name: str) -> int:

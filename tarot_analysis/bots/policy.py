@@ -3,28 +3,36 @@
 The engine works out what is legal; a bot only chooses among legal options, so no bot can
 break a rule. A bot is told only what its seat may know: its hand, the cards played so far,
 the trick on the table and what was announced.
+
+Bots by number (:data:`tarot_analysis.bots.BOTS`): 0 random, 1 heuristic.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 from numba import njit
 
-from tarot_analysis.bots import random_bot
+from tarot_analysis.bots import heuristic, random_bot
 from tarot_analysis.engine.params import N_CONTRACTS
+
+HEURISTIC: Final = 1  # the heuristic bot's number in BOTS
 
 
 @njit(cache=True)
 def bid(bot: int, seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any, rng: Any) -> int:
     """The contract index ``seat`` bids over ``best`` (−1: pass); ``p`` the engine's rules."""
+    if bot == HEURISTIC:
+        return heuristic.bid(seat, lo, hi, best, p)
     return random_bot.bid(seat, lo, hi, best, p[N_CONTRACTS], rng)
 
 
 @njit(cache=True)
 def call(bot: int, lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, p: Any, rng: Any) -> int:
     """The card the taker (holding ``lo, hi``) calls among the candidates ``cand_lo``."""
+    if bot == HEURISTIC:
+        return heuristic.call(lo, hi, cand_lo, p)
     return random_bot.pick(cand_lo, np.uint64(0), rng)
 
 
@@ -40,6 +48,8 @@ def ecart(
     rng: Any,
 ) -> tuple[np.uint64, np.uint64]:
     """``count`` cards to discard, all among ``free`` (the engine adds forced cards itself)."""
+    if bot == HEURISTIC:
+        return heuristic.ecart(lo, hi, free_lo, free_hi, count, p)
     return random_bot.choose_from(free_lo, free_hi, count, rng)
 
 
@@ -55,12 +65,16 @@ def poignee(
     rng: Any,
 ) -> int:
     """The poignée level ``seat`` shows (0: none), at most ``level_held``."""
+    if bot == HEURISTIC:
+        return heuristic.poignee(seat, lo, hi, level_held, is_taker, p)
     return random_bot.poignee(level_held, rng)
 
 
 @njit(cache=True)
 def chelem(bot: int, lo: np.uint64, hi: np.uint64, p: Any, rng: Any) -> bool:
     """Whether the taker announces a chelem."""
+    if bot == HEURISTIC:
+        return heuristic.chelem(lo, hi, p)
     return False
 
 
@@ -87,4 +101,8 @@ def play(
     words); ``voids`` per seat, the suits (bit s) it was seen to lack and ``NO_TRUMPS``;
     ``shown`` the poignée level each seat showed.
     """
+    if bot == HEURISTIC:
+        return heuristic.play(
+            seat, lo, hi, legal_lo, legal_hi, view, trick, played, voids, shown, p
+        )
     return random_bot.pick(legal_lo, legal_hi, rng)

@@ -1,0 +1,142 @@
+"""Duplicate match between two bots: the same deals replayed with the seats rotated.
+
+    python benchmarks/duplicate.py --rules fft-4 --deals 20000 --bots heuristic random \\
+        [--seed 1] [--threads N] [--json]
+
+Every deal is played ``players`` times from the same seed, so with the same cards. In rotation
+``r`` bot A sits at seat ``r`` and bot B at every other seat; over the rotations A holds every
+hand of the deal once, so the luck of the cards cancels. For each deal::
+
+    difference = mean over r of (A's score at seat r − mean score of the B seats in rotation r)
+
+Deals are the independent units: the table gives the mean difference over deals, its standard
+error and a 95% interval (Student t). A redealt deal (Petit sec, or everyone passed) scores 0
+for every seat. Beside it: A's and B's mean score per seat and deal, how often A took and how
+often its contracts were made.
+
+The bots' own random draws come from the seed too, so a run is reproducible.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+from scipy import stats
+
+from tarot_analysis import __version__
+from tarot_analysis.engine.play import play
+from tarot_analysis.engine.scoring import score_outcomes
+from tarot_analysis.rules import load_rules
+
+
+@dataclass(frozen=True)
+class DuplicateResult:
+    """A duplicate match summarised: A's mean edge per deal over B, with its interval."""
+
+    rules: str
+    bots: tuple[str, str]
+    deals: int
+    seed: int
+    mean_diff: float  # A's mean score per deal − B's mean score per seat and deal
+    std_err: float
+    ci_low: float
+    ci_high: float
+    n: int  # independent units: deals
+    a_mean: float  # A's mean score per deal
+    b_mean: float  # B's mean score per seat and deal
+    a_take_rate: float  # share of A's deals where A was the taker
+    a_made_rate: float  # share of A's contracts that were made
+    redeal_rate: float  # share of deals redealt, over every rotation
+    seconds: float
+
+
+def duplicate(
+    rules_name: str,
+    deals: int,
+    bot_a: str,
+    bot_b: str,
+    *,
+    seed: int = 1,
+    threads: int | None = None,
+) -> DuplicateResult:
+    """Play the duplicate match of ``bot_a`` against ``bot_b`` on ``deals`` deals."""
+    rules = load_rules(rules_name)
+    players = rules.players
+    started = time.perf_counter()
+    edge = np.zeros((deals, players))
+    a_score = np.zeros((deals, players))
+    b_score = np.zeros((deals, players))
+    took = np.zeros((deals, players), dtype=bool)
+    made = np.zeros((deals, players), dtype=bool)
+    redeal = np.zeros((deals, players), dtype=bool)
+    for r in range(players):
+        seats = [bot_b] * players
+        seats[r] = bot_a
+        result = play(rules, deals, bots=seats, seed=seed, threads=threads)
+        table = score_outcomes(result.outcomes, result.poignees, rules)
+        scores = table[[f"score_{s}" for s in range(players)]].to_numpy(dtype=np.float64, copy=True)
+        scores[table["redeal"].to_numpy()] = 0.0
+        others = np.delete(scores, r, axis=1).mean(axis=1)
+        a_score[:, r] = scores[:, r]
+        b_score[:, r] = others
+        edge[:, r] = scores[:, r] - others
+        took[:, r] = table["taker"].to_numpy() == r
+        made[:, r] = took[:, r] & table["made"].fillna(False).to_numpy(dtype=bool)
+        redeal[:, r] = table["redeal"].to_numpy()
+    per_deal = edge.mean(axis=1)
+    mean = float(per_deal.mean())
+    std_err = float(per_deal.std(ddof=1) / np.sqrt(deals)) if deals > 1 else float("nan")
+    half_width = float(stats.t.ppf(0.975, deals - 1)) * std_err if deals > 1 else float("nan")
+    return DuplicateResult(
+        rules=rules.name,
+        bots=(bot_a, bot_b),
+        deals=deals,
+        seed=seed,
+        mean_diff=mean,
+        std_err=std_err,
+        ci_low=mean - half_width,
+        ci_high=mean + half_width,
+        n=deals,
+        a_mean=float(a_score.mean()),
+        b_mean=float(b_score.mean()),
+        a_take_rate=float(took.mean()),
+        a_made_rate=float(made.sum() / max(1, took.sum())),
+        redeal_rate=float(redeal.mean()),
+        seconds=time.perf_counter() - started,
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--rules", default="fft-4")
+    parser.add_argument("--deals", type=int, default=20_000)
+    parser.add_argument("--bots", nargs=2, default=["heuristic", "random"], metavar=("A", "B"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+
+    result = duplicate(
+        args.rules, args.deals, args.bots[0], args.bots[1], seed=args.seed, threads=args.threads
+    )
+    if args.json:
+        print(json.dumps({**asdict(result), "version": __version__}))
+        return
+    a, b = result.bots
+    print(f"duplicate {a} (A) vs {b} (B), {result.rules}, {result.deals} deals, seed {result.seed}")
+    print(f"  A − B per deal : {result.mean_diff:9.2f}  ± {result.std_err:.2f} (s.e.)")
+    print(f"  95% interval   : [{result.ci_low:.2f}, {result.ci_high:.2f}]  n = {result.n} deals")
+    print(f"  A mean / seat  : {result.a_mean:9.2f}")
+    print(f"  B mean / seat  : {result.b_mean:9.2f}")
+    took, made = result.a_take_rate, result.a_made_rate
+    print(f"  A took         : {took:9.1%} of its deals, made {made:.1%} of them")
+    print(f"  redealt        : {result.redeal_rate:9.1%}")
+    print(f"  time           : {result.seconds:9.1f} s")
+
+
+if __name__ == "__main__":
+    main()
