@@ -93,8 +93,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_run_options(play, deals=100_000)
     play.add_argument(
-        "--bots", nargs="+", default=["random"], metavar="BOT",
-        help="one bot for every seat, or one per seat (default random)",
+        "--bots", nargs="+", default=["heuristic"], metavar="BOT",
+        help="one bot for every seat, or one per seat (default heuristic)",
     )  # fmt: skip
     play.add_argument("--out", help="save every deal's outcome and score to this Parquet file")
 
@@ -106,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
     replay.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
     replay.add_argument("--deal", type=_seed, default=0, help="deal number, from 0 (default 0)")
-    replay.add_argument("--bots", nargs="+", default=["random"], metavar="BOT")
+    replay.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     replay.add_argument("--chunk-size", type=_positive, default=None, help="as in the play run")
 
     hand = commands.add_parser(
@@ -119,7 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--seat", type=int, default=0, help="the seat holding it (default 0)")
     hand.add_argument("--deals", type=_positive, default=20_000, help="deals (default 20,000)")
     hand.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
-    hand.add_argument("--bots", nargs="+", default=["random"], metavar="BOT")
+    hand.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     hand.add_argument("--threads", type=_positive, default=None)
     hand.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -132,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
         ),
     )
     _add_run_options(guidance, deals=1_000_000)
-    guidance.add_argument("--bots", nargs="+", default=["random"], metavar="BOT")
+    guidance.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     guidance.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     guidance.add_argument("--tables", help="folder for the CSV tables (default under reports/)")
 

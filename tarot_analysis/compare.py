@@ -657,8 +657,8 @@ def add_parser(subparsers: Any) -> None:
     )
     compare.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
     compare.add_argument(
-        "--bots", nargs="+", default=["random"], metavar="BOT",
-        help="one bot for every seat, or one per seat (default random)",
+        "--bots", nargs="+", default=["heuristic"], metavar="BOT",
+        help="one bot for every seat, or one per seat (default heuristic)",
     )  # fmt: skip
     compare.add_argument(
         "--mode", choices=MODES, default="counterfactual",

@@ -1474,8 +1474,8 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         help=f"deals (default 1,000,000; at most {AUCTION_DEALS:,} in auction mode)",
     )  # fmt: skip
     report.add_argument(
-        "--bots", nargs="+", default=["random"], metavar="BOT",
-        help="one bot for every seat, or one per seat (default random)",
+        "--bots", nargs="+", default=["heuristic"], metavar="BOT",
+        help="one bot for every seat, or one per seat (default heuristic)",
     )  # fmt: skip
     report.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
     report.add_argument("--out", default="reports", help="folder of the report (default reports/)")

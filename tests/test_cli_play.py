@@ -29,7 +29,7 @@ def test_play_json_names_rules_bots_mode_and_every_contract(
     summary = json.loads(out)
     for key in ("rules", "deals", "seed", "bots", "redeals", "contracts", "mode"):
         assert key in summary
-    assert summary["bots"] == ["random"] * 4
+    assert summary["bots"] == ["heuristic"] * 4  # the default bot
     assert set(summary["contracts"]) == {"prise", "garde", "garde_sans", "garde_contre"}
     played = 3000 - summary["redeals"]["total"]
     assert sum(entry["n"] for entry in summary["contracts"].values()) == played
@@ -44,6 +44,7 @@ def test_play_saves_every_deal_with_metadata(
 ) -> None:
     target = tmp_path / "games" / "fft-5.parquet"
     code, out, _ = run(capsys, "play", "--rules", "fft-5", "--deals", "500", "--no-progress",
+                       "--bots", "random",
                        "--out", str(target))  # fmt: skip
     assert code == 0 and "played" in out and "95% interval" in out
     table = pq.read_table(target)
@@ -63,7 +64,9 @@ def test_replay_tells_the_deal_the_run_played(capsys: pytest.CaptureFixture[str]
     assert (run_.outcomes[37] == one.outcomes[0]).all()
     assert run_.tricks is not None and one.tricks is not None
     assert (run_.tricks[37] == one.tricks[0]).all()
-    code, out, _ = run(capsys, "replay", "--seed", "9", "--deal", "37", "--chunk-size", "16")
+    code, out, _ = run(
+        capsys, "replay", "--seed", "9", "--deal", "37", "--chunk-size", "16", "--bots", "random"
+    )
     assert code == 0
     assert "Trick 18" in out and "Scores:" in out and "seat 3:" in out
 

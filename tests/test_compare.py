@@ -50,7 +50,8 @@ def parse(*argv: str) -> argparse.Namespace:
 
     parser = _Parser(prog="tarot-analysis")
     add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
-    return parser.parse_args(["compare", *argv])
+    extra = [] if "--bots" in argv else ["--bots", "random"]
+    return parser.parse_args(["compare", *argv, *extra])
 
 
 def test_variants_of_one_layout_share_their_deals() -> None:

@@ -245,7 +245,7 @@ def test_a_stored_table_of_another_run_is_computed_again(
     add_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(
         ["report", "--rules", "fft-4", "--deals", str(DEALS), "--seed", str(SEED), "--out",
-         str(built.out), "--data", str(built.data), "--no-progress"]
+         str(built.out), "--data", str(built.data), "--no-progress", "--bots", "random"]
     )  # fmt: skip
     assert run_command(args) == 0
     printed = capsys.readouterr().out
