@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 from tarot_analysis import cards
+from tarot_analysis.bots import BOTS
 from tarot_analysis.deal import deal
 from tarot_analysis.engine.tarocco import (
     EVENT_COLUMNS,
@@ -118,9 +119,12 @@ def referee(result: TaroccoResult, d: int) -> None:
 # --------------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def run() -> TaroccoResult:
-    return play_tarocco_run(TAROCCO, 600, seed=11, chunk_size=60, keep_tricks=True)
+@pytest.fixture(scope="module", params=sorted(BOTS))
+def run(request: pytest.FixtureRequest) -> TaroccoResult:
+    """Games of every bot, replayed card by card by the referee below."""
+    return play_tarocco_run(
+        TAROCCO, 600, bots=request.param, seed=11, chunk_size=60, keep_tricks=True
+    )
 
 
 def test_random_games_are_played_by_the_rules(run: TaroccoResult) -> None:
