@@ -25,6 +25,7 @@ import numpy as np
 
 from tarot_analysis import __version__, cards
 from tarot_analysis.deal import deal_features
+from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.features import FEATURES, N_FEATURES
 from tarot_analysis.rules import Rules, load_rules
 from tarot_analysis.simulate import default_threads
@@ -49,7 +50,7 @@ class NumpyDealer:
         sizes = [rules.hand_size] * rules.players + [rules.dog_size]
         self.group_of_position = np.repeat(np.arange(len(sizes)), sizes)
         ids = np.arange(cards.N_CARDS)
-        half_points = np.array([_half_points(rules, card) for card in ids])
+        half_points = engine_rules(rules).half_points
         columns = [
             cards.IS_TRUMP, ids == cards.EXCUSE, ids == cards.PETIT, ids == cards.TWENTY_ONE,
             cards.IS_BOUT, cards.IS_KING, cards.IS_QUEEN, cards.IS_KNIGHT, cards.IS_JACK,
@@ -81,23 +82,6 @@ class NumpyDealer:
                 feature[:, 17] = (with_excuse[:, None] >= self.thresholds[None, :]).sum(axis=1)
                 feature[:, 18] = (counts[:, 0] == 1) & (counts[:, 2] == 1) & (counts[:, 1] == 0)
         return out
-
-
-def _half_points(rules: Rules, card: int) -> float:
-    points = rules.card_points
-    if cards.IS_BOUT[card]:
-        value = points.bout
-    elif cards.IS_KING[card]:
-        value = points.king
-    elif cards.IS_QUEEN[card]:
-        value = points.queen
-    elif cards.IS_KNIGHT[card]:
-        value = points.knight
-    elif cards.IS_JACK[card]:
-        value = points.jack
-    else:
-        value = points.other
-    return 2 * value
 
 
 def main() -> None:

@@ -150,6 +150,43 @@ def ecart_sets(
 
 
 @njit(cache=True)
+def choose_ecart(
+    bot: int,
+    lo: np.uint64,
+    hi: np.uint64,
+    count: int,
+    script_lo: np.uint64,
+    script_hi: np.uint64,
+    p: Any,
+    rng: Any,
+) -> tuple[np.uint64, np.uint64, bool]:
+    """``count`` cards of ``(lo, hi)`` to discard, and whether the choice is legal.
+
+    The bot chooses among the cards that may be discarded freely; when there are too few, all
+    of them go with the rest taken among the cards allowed only if forced. A scripted choice
+    (``script_lo | script_hi`` non-zero) is taken as it is and checked.
+    """
+    free_lo, free_hi, forced_lo, forced_hi = ecart_sets(lo, hi, p)
+    free_count = size(free_lo, free_hi)
+    short = free_count < count
+    if script_lo | script_hi != ZERO:
+        allowed_lo = free_lo | (forced_lo if short else ZERO)
+        allowed_hi = free_hi | (forced_hi if short else ZERO)
+        legal = (
+            size(script_lo, script_hi) == count
+            and script_lo & ~allowed_lo == ZERO
+            and script_hi & ~allowed_hi == ZERO
+            and not (short and (free_lo & ~script_lo) | (free_hi & ~script_hi) != ZERO)
+        )
+        return script_lo, script_hi, legal
+    if not short:
+        chosen_lo, chosen_hi = policy.ecart(bot, lo, hi, free_lo, free_hi, count, p, rng)
+        return chosen_lo, chosen_hi, True
+    extra_lo, extra_hi = policy.ecart(bot, lo, hi, forced_lo, forced_hi, count - free_count, p, rng)
+    return free_lo | extra_lo, free_hi | extra_hi, True
+
+
+@njit(cache=True)
 def legal_cards(
     lo: np.uint64,
     hi: np.uint64,
@@ -326,34 +363,13 @@ def play_deals(
             hands[taker, 1] |= dog_hi
             lo = hands[taker, 0]
             hi = hands[taker, 1]
-            free_lo, free_hi, forced_lo, forced_hi = ecart_sets(lo, hi, p)
-            count = p[R.DOG_SIZE]
-            free_count = size(free_lo, free_hi)
-            if scripted and script_ecart[d, 0] | script_ecart[d, 1] != ZERO:
-                ecart_lo = script_ecart[d, 0]
-                ecart_hi = script_ecart[d, 1]
-                allowed_lo = free_lo | (forced_lo if free_count < count else ZERO)
-                allowed_hi = free_hi | (forced_hi if free_count < count else ZERO)
-                if (
-                    size(ecart_lo, ecart_hi) != count
-                    or ecart_lo & ~allowed_lo != ZERO
-                    or ecart_hi & ~allowed_hi != ZERO
-                    or (
-                        free_count < count and (free_lo & ~ecart_lo) | (free_hi & ~ecart_hi) != ZERO
-                    )
-                ):
-                    raise ValueError("the scripted écart is not legal")
-            elif free_count >= count:
-                ecart_lo, ecart_hi = policy.ecart(
-                    bots[taker], lo, hi, free_lo, free_hi, count, p, rng
-                )
-            else:
-                # Every free card goes, and the rest among the cards allowed only if forced.
-                extra_lo, extra_hi = policy.ecart(
-                    bots[taker], lo, hi, forced_lo, forced_hi, count - free_count, p, rng
-                )
-                ecart_lo = free_lo | extra_lo
-                ecart_hi = free_hi | extra_hi
+            script_lo = script_ecart[d, 0] if scripted else ZERO
+            script_hi = script_ecart[d, 1] if scripted else ZERO
+            ecart_lo, ecart_hi, legal = choose_ecart(
+                bots[taker], lo, hi, p[R.DOG_SIZE], script_lo, script_hi, p, rng
+            )
+            if not legal:
+                raise ValueError("the scripted écart is not legal")
             hands[taker, 0] &= ~ecart_lo
             hands[taker, 1] &= ~ecart_hi
             attack_half += half_points_of(ecart_lo, ecart_hi, half)

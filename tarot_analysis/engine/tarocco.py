@@ -89,10 +89,9 @@ from tarot_analysis.engine.cardsets import (
     bit_of,
     half_points_of,
     holds,
-    size,
     suit_of,
 )
-from tarot_analysis.engine.core import ecart_sets, legal_cards
+from tarot_analysis.engine.core import choose_ecart, legal_cards
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.engine.play import _bot_ids, _bot_rng
 from tarot_analysis.errors import TarotInputError
@@ -264,33 +263,13 @@ def play_tarocco(
         hands[dealer, 1] |= masks[d, players, 1]
         lo = hands[dealer, 0]
         hi = hands[dealer, 1]
-        free_lo, free_hi, forced_lo, forced_hi = ecart_sets(lo, hi, p)
-        free_count = size(free_lo, free_hi)
-        if scripted and script_discard[d, 0] | script_discard[d, 1] != ZERO:
-            discard_lo = script_discard[d, 0]
-            discard_hi = script_discard[d, 1]
-            allowed_lo = free_lo | (forced_lo if free_count < count else ZERO)
-            allowed_hi = free_hi | (forced_hi if free_count < count else ZERO)
-            if (
-                size(discard_lo, discard_hi) != count
-                or discard_lo & ~allowed_lo != ZERO
-                or discard_hi & ~allowed_hi != ZERO
-                or (
-                    free_count < count and (free_lo & ~discard_lo) | (free_hi & ~discard_hi) != ZERO
-                )
-            ):
-                raise ValueError("the scripted discard is not legal")
-        elif free_count >= count:
-            discard_lo, discard_hi = policy.ecart(
-                bots[dealer], lo, hi, free_lo, free_hi, count, p, rng
-            )
-        else:
-            # Every free card goes, and the rest among the cards allowed only if forced.
-            extra_lo, extra_hi = policy.ecart(
-                bots[dealer], lo, hi, forced_lo, forced_hi, count - free_count, p, rng
-            )
-            discard_lo = free_lo | extra_lo
-            discard_hi = free_hi | extra_hi
+        script_lo = script_discard[d, 0] if scripted else ZERO
+        script_hi = script_discard[d, 1] if scripted else ZERO
+        discard_lo, discard_hi, legal = choose_ecart(
+            bots[dealer], lo, hi, count, script_lo, script_hi, p, rng
+        )
+        if not legal:
+            raise ValueError("the scripted discard is not legal")
         hands[dealer, 0] &= ~discard_lo
         hands[dealer, 1] &= ~discard_hi
         discard_half = half_points_of(discard_lo, discard_hi, half)
