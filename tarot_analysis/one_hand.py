@@ -142,19 +142,28 @@ def analyse_hand(
         best = play_every_contract(rules, deals, seat=seat, bots=bots, seed=seed, hand=held,
                                    threads=threads)  # fmt: skip
     else:
-        candidates = call_candidates(np.uint64(lo), 0)
-        for card in cards.from_mask(int(candidates), 0):
-            outcomes = play_every_contract(
-                rules, deals, seat=seat, bots=bots, seed=seed, hand=held, call=[card],
-                threads=threads,
-            )  # fmt: skip
-            means = outcomes.summary()["mean_score"]
-            rows.append(
-                {"call": cards.card_name(card), "best_contract": str(means.idxmax()),
-                 "mean_score": float(means.max())}
-            )  # fmt: skip
-            if float(means.max()) > best_score:
-                best, best_score = outcomes, float(means.max())
+        # The king first (the queen left to the taker's bot), then, with six players, the
+        # queen beside the best king.
+        kings = cards.from_mask(int(call_candidates(np.uint64(lo), 0)), 0)
+        steps: list[list[list[int]]] = [[[king] for king in kings]]
+        for step in range(2 if rules.call == "king_queen" else 1):
+            if step == 1:
+                assert best is not None
+                king = int(best.frame["called_1"].iloc[0])
+                queens = int(call_candidates(np.uint64(lo), 1)) & ~cards.KINGS_MASK
+                steps.append([[king, queen] for queen in cards.from_mask(queens, 0)])
+            for call in steps[step]:
+                outcomes = play_every_contract(
+                    rules, deals, seat=seat, bots=bots, seed=seed, hand=held, call=call,
+                    threads=threads,
+                )  # fmt: skip
+                means = outcomes.summary()["mean_score"]
+                rows.append(
+                    {"call": " ".join(cards.card_name(c) for c in call),
+                     "best_contract": str(means.idxmax()), "mean_score": float(means.max())}
+                )  # fmt: skip
+                if float(means.max()) > best_score:
+                    best, best_score = outcomes, float(means.max())
     assert best is not None
     calls = pd.DataFrame(rows).set_index("call") if rows else pd.DataFrame()
     return HandAnalysis(

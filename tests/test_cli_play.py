@@ -117,3 +117,14 @@ def test_hand_names_a_bad_card(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 2 and "ZZ" in err and len(err.strip().splitlines()) == 1
     code, _, err = run(capsys, "hand", "21 20 19", "--rules", "fft-4")
     assert code == 2 and "18" in err
+
+
+def test_six_players_get_a_king_and_a_queen_to_call() -> None:
+    from tarot_analysis.one_hand import analyse_hand
+
+    analysis = analyse_hand("21 19 12 6 1 E KH CH 10H 8H 1H JD", load_rules("six-king-queen"),
+                            deals=300)  # fmt: skip
+    assert analysis.call is not None
+    king, queen = analysis.call.split()
+    assert king.startswith("K") and queen.startswith("Q")
+    assert len(analysis.calls) == 8  # four kings, then four queens beside the best king
