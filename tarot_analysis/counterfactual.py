@@ -153,6 +153,7 @@ def play_every_contract(
                     "per_defender": scores["per_defender"].to_numpy(),
                     "alone": scores["alone"].to_numpy(dtype=object),
                     "called_1": last.outcomes[:, _CALLED[0]],
+                    "called_2": last.outcomes[:, _CALLED[1]],
                 }
             )
             frames.append(part)

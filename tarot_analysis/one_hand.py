@@ -45,10 +45,12 @@ class HandAnalysis:
 
     @property
     def call(self) -> str | None:
-        """The card to call (5 and 6 players), in the hand notation."""
+        """The card(s) to call (5 and 6 players), in the hand notation: those of the best play."""
         if self.calls.empty:
             return None
-        return str(self.calls["mean_score"].idxmax())
+        played = self.outcomes.frame.iloc[0]
+        called = [int(played[column]) for column in ("called_1", "called_2")]
+        return " ".join(cards.card_name(card) for card in called if card >= 0)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-able summary."""
