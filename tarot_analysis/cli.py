@@ -185,6 +185,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except TarotInputError as error:
         print(f"{PROG}: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except ModuleNotFoundError as error:  # an optional extra that is not installed
+        extra = {"matplotlib": "plots"}.get(str(error.name), "plots")
+        print(
+            f"{PROG}: error: {args.command} needs {error.name}: "
+            f"pip install 'tarot-analysis[{extra}]'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     except OSError as error:
         where = f"{error.filename}: " if error.filename else ""
         print(f"{PROG}: error: {where}{error.strerror or error}", file=sys.stderr)
