@@ -218,17 +218,8 @@ def save_tables(tables: dict[str, pd.DataFrame], folder: str | os.PathLike[str])
 
 # --- A success model fitted on simulated outcomes, against Chavey's count -------------------
 
-MODEL_FEATURES = (
-    "trumps",
-    "excuse",
-    "bouts",
-    "kings",
-    "queens",
-    "voids",
-    "singletons",
-    "longest_suit",
-    "half_points",
-)
+#: The features the model is fitted on: those kept, but the poignée (trumps already count).
+MODEL_FEATURES = tuple(name for name in KEPT_FEATURES if name != "poignee")
 
 
 @dataclass(frozen=True)
