@@ -85,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_run_options(hands, deals=1_000_000)
     hands.add_argument("--out", help="save every hand's features to this Parquet file")
+    hands.add_argument("--scheduler", help="run the chunks on the Dask scheduler at this address")
+    hands.add_argument(
+        "--workers", type=_positive, help="run the chunks on a local Dask cluster of N processes"
+    )
 
     play = commands.add_parser(
         "play",
@@ -222,15 +226,17 @@ def _hands(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails at once
 
+    from tarot_analysis.cluster import dask_client
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
     from tarot_analysis.hand_stats import run_hands
 
     chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     started = time.perf_counter()
-    stats = run_hands(
-        rules, args.deals, args.seed, chunk_size=chunk_size, threads=args.threads,
-        progress=not (args.no_progress or args.json), out=args.out,
-    )  # fmt: skip
+    with dask_client(args.scheduler, args.workers) as client:
+        stats = run_hands(
+            rules, args.deals, args.seed, chunk_size=chunk_size, threads=args.threads,
+            progress=not (args.no_progress or args.json), out=args.out, client=client,
+        )  # fmt: skip
     elapsed = time.perf_counter() - started
     if args.json:
         result = stats.to_json()

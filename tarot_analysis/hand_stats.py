@@ -294,8 +294,12 @@ def run_hands(
     progress: bool = False,
     out: str | Path | None = None,
     on_chunk: Callable[[int], None] | None = None,
+    client: Any = None,
 ) -> HandStats:
     """Deal ``deals`` deals of ``rules`` and count their hand features.
+
+    ``client``: a Dask client to run the chunks on (:func:`tarot_analysis.cluster.dask_client`);
+    the result is the same as on local threads.
 
     ``out`` (a ``.parquet`` path) also saves every hand's features, one row per seat and dog,
     with the run's metadata. Memory stays bounded: chunks are counted and written as they come.
@@ -313,7 +317,7 @@ def run_hands(
     def work(chunk: int) -> tuple[int, HandCounts, npt.NDArray[np.uint8] | None]:
         size = min(chunk_size, deals - chunk * chunk_size)
         stream = DealStream.open(plan, root, chunk)
-        masks, features = _scratch(scratch, plan.groups)
+        masks, features = _scratch(plan.groups)
         counts = HandCounts(plan.groups)
         kept = []
         # Blocks small enough for the core's cache, in buffers each thread reuses; the stream
@@ -329,14 +333,12 @@ def run_hands(
                 kept.append(features[:block].copy())
         return chunk, counts, (np.concatenate(kept) if kept else None)
 
-    scratch = threading.local()
-
     writer = _FeatureWriter(out, rules, metadata) if out is not None else None
     bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
     try:
         for chunk, counts, features in map_chunks(
             work, range(n_chunks), threads=threads, progress=bar,
-            progress_step=lambda result: result[1].deals,
+            progress_step=lambda result: result[1].deals, client=client,
         ):  # fmt: skip
             total.merge(counts)
             if writer is not None and features is not None:
@@ -350,10 +352,12 @@ def run_hands(
     return HandStats(rules=rules, counts=total, seed=root, chunk_size=chunk_size, metadata=metadata)
 
 
-def _scratch(
-    store: threading.local, groups: int
-) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint8]]:
+_SCRATCH = threading.local()
+
+
+def _scratch(groups: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint8]]:
     """This thread's reusable block buffers: masks and features."""
+    store = _SCRATCH
     buffers = getattr(store, "buffers", None)
     if buffers is None or buffers[0].shape[1] != groups:
         buffers = (

@@ -46,12 +46,18 @@ def map_chunks(
     threads: int | None = None,
     progress: tqdm | None = None,
     progress_step: Callable[[T], int] | None = None,
+    client: Any = None,
 ) -> Iterator[T]:
     """Run ``work(chunk)`` for every chunk and yield the results in chunk order.
 
     ``threads=1`` runs in the calling thread. ``progress``, if given, is advanced by
-    ``progress_step(result)`` (default 1) as each result is yielded.
+    ``progress_step(result)`` (default 1) as each result is yielded. ``client``, a Dask
+    client (:mod:`tarot_analysis.cluster`), runs the chunks on its workers instead, a chunk
+    whose worker is lost being computed again.
     """
+    if client is not None:
+        yield from _map_on_cluster(work, chunks, client, progress, progress_step)
+        return
     threads = default_threads() if threads is None else threads
     if threads < 1:
         from tarot_analysis.errors import TarotInputError
@@ -130,3 +136,36 @@ def check_output_path(path: str | Path) -> Path:
             f"cannot create the folder {folder} for {target}: a file is in the way"
         ) from None
     return target
+
+
+def _map_on_cluster(
+    work: Callable[[int], T],
+    chunks: Iterable[int],
+    client: Any,
+    progress: tqdm | None,
+    progress_step: Callable[[T], int] | None,
+) -> Iterator[T]:
+    """``map_chunks`` on a Dask cluster: a few chunks per worker in flight, results in order."""
+    import uuid
+
+    run = uuid.uuid4().hex[:8]
+    width = max(1, 2 * len(client.scheduler_info().get("workers", {})))
+    pending: deque[Any] = deque()
+
+    def take() -> T:
+        result: T = pending.popleft().result()
+        if progress is not None:
+            progress.update(progress_step(result) if progress_step else 1)
+        return result
+
+    try:
+        for chunk in chunks:
+            key = f"tarot-chunk-{run}-{chunk}"
+            pending.append(client.submit(work, chunk, key=key, pure=False, retries=3))
+            if len(pending) >= width:
+                yield take()
+        while pending:
+            yield take()
+    finally:
+        for future in pending:
+            future.cancel()

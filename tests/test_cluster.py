@@ -1,0 +1,47 @@
+"""The same runs on a Dask cluster: identical results, clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tarot_analysis.cli import main
+from tarot_analysis.cluster import dask_client
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.hand_stats import run_hands
+from tarot_analysis.rules import load_rules
+
+
+def test_a_two_worker_cluster_gives_the_tables_of_local_threads() -> None:
+    rules = load_rules("fft-5")
+    local = run_hands(rules, 200_000, seed=9, chunk_size=25_000, threads=2)
+    with dask_client(workers=2) as client:
+        remote = run_hands(rules, 200_000, seed=9, chunk_size=25_000, client=client)
+    assert np.array_equal(local.counts.by_group, remote.counts.by_group)
+    assert np.array_equal(local.counts.table_poignee, remote.counts.table_poignee)
+    assert local.to_json()["bouts"] == remote.to_json()["bouts"]
+
+
+def test_the_command_line_runs_on_local_workers(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["hands", "--deals", "50000", "--seed", "3", "--json"]) == 0
+    threads = json.loads(capsys.readouterr().out)
+    assert main(["hands", "--deals", "50000", "--seed", "3", "--json", "--workers", "2"]) == 0
+    workers = json.loads(capsys.readouterr().out)
+    for table in ("bouts", "poignee", "petit_sec", "trumps"):
+        assert threads[table] == workers[table]
+
+
+def test_an_unreachable_scheduler_or_both_options_are_one_clear_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["hands", "--deals", "1000", "--scheduler", "tcp://127.0.0.1:9", "--json"])
+    err = capsys.readouterr().err
+    assert code == 2 and "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in err
+    assert len(err.strip().splitlines()) == 1
+    with (
+        pytest.raises(TarotInputError, match="either --scheduler or --workers"),
+        dask_client("tcp://127.0.0.1:9", 2),
+    ):
+        pass
