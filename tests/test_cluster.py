@@ -45,3 +45,32 @@ def test_an_unreachable_scheduler_or_both_options_are_one_clear_error(
         dask_client("tcp://127.0.0.1:9", 2),
     ):
         pass
+
+
+def test_a_worker_killed_mid_run_loses_only_its_chunk() -> None:
+    import os
+    import signal
+    import threading
+
+    rules = load_rules("fft-4")
+    deals, chunk = 2_000_000, 20_000
+    local = run_hands(rules, deals, seed=4, chunk_size=chunk, threads=2)
+    killed: list[int] = []
+    with dask_client(workers=2) as client:
+        pids = list(client.run(os.getpid).values())
+
+        def kill_one() -> None:
+            os.kill(pids[0], signal.SIGKILL)
+            killed.append(pids[0])
+
+        seen = 0
+
+        def on_chunk(_: int) -> None:
+            nonlocal seen
+            seen += 1
+            if seen == 10:  # well inside the run: kill a worker while it is working
+                threading.Thread(target=kill_one).start()
+
+        remote = run_hands(rules, deals, seed=4, chunk_size=chunk, client=client, on_chunk=on_chunk)
+    assert killed
+    assert np.array_equal(local.counts.by_group, remote.counts.by_group)
