@@ -139,6 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
     guidance.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     guidance.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     guidance.add_argument("--tables", help="folder for the CSV tables (default under reports/)")
+    guidance.add_argument(
+        "--scheduler", help="run the chunks on the Dask scheduler at this address"
+    )
+    guidance.add_argument(
+        "--workers", type=_positive, help="run the chunks on a local Dask cluster of N processes"
+    )
 
     from tarot_analysis.compare import add_parser as add_compare_parser
 
@@ -461,11 +467,14 @@ def _guidance(args: argparse.Namespace) -> int:
     data_folder = args.data or f"data/guidance-{rules.name}-{label}-seed{args.seed}-{args.deals}"
     tables_folder = args.tables or f"reports/guidance-{rules.name}-{label}"
     started = time.perf_counter()
-    data = run_guidance(
-        rules, args.deals, data_folder, bots=bots, seed=args.seed,
-        chunk_size=args.chunk_size or 50_000, threads=args.threads,
-        progress=not (args.no_progress or args.json),
-    )  # fmt: skip
+    from tarot_analysis.cluster import dask_client
+
+    with dask_client(args.scheduler, args.workers) as client:
+        data = run_guidance(
+            rules, args.deals, data_folder, bots=bots, seed=args.seed,
+            chunk_size=args.chunk_size or 50_000, threads=args.threads,
+            progress=not (args.no_progress or args.json), client=client,
+        )  # fmt: skip
     tables = guidance_tables(data)
     comparison = compare_evaluators(
         data, "garde" if "garde" in data.contracts else data.contracts[0]

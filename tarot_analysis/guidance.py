@@ -106,6 +106,7 @@ def run_guidance(
     chunk_size: int = 50_000,
     threads: int | None = None,
     progress: bool = False,
+    client: Any = None,
 ) -> GuidanceData:
     """Play ``deals`` deals under every contract into ``folder`` (resuming what is there)."""
     names = (bots,) * rules.players if isinstance(bots, str) else tuple(bots)
@@ -115,7 +116,7 @@ def run_guidance(
     )  # fmt: skip
     result = run(
         spec, folder, lambda chunk, first, n: _chunk_rows(rules, names, seed, chunk, first, n),
-        threads=threads, progress=progress,
+        threads=threads, progress=progress, client=client,
     )  # fmt: skip
     frame = read_dataset(folder).to_pandas()
     return GuidanceData(rules=rules, bots=names, seed=seed, frame=frame, run=result)

@@ -126,12 +126,14 @@ def run(
     threads: int | None = None,
     progress: bool = False,
     metadata: dict[str, Any] | None = None,
+    client: Any = None,
 ) -> RunResult:
     """Compute every chunk of ``spec`` missing from ``folder`` with ``work(chunk, first, n)``.
 
     ``work`` returns the chunk's rows as an Arrow table. Chunks already on disk are kept;
     an interrupted call (Ctrl-C, a killed process) leaves only complete chunk files behind.
-    ``metadata`` is stored in every chunk file beside the spec.
+    ``metadata`` is stored in every chunk file beside the spec. ``client``: a Dask client
+    (:mod:`tarot_analysis.cluster`) to compute the chunks on; they are written here.
     """
     target = Path(folder)
     if target.exists() and not target.is_dir():
@@ -143,9 +145,12 @@ def run(
     resumed = spec.chunks - len(missing)
     base = spec.to_json() | (metadata or {})
 
-    def compute(chunk: int) -> int:
+    def rows(chunk: int) -> tuple[int, pa.Table]:
         first, n = spec.chunk_bounds(chunk)
-        table = work(chunk, first, n)
+        return chunk, work(chunk, first, n)
+
+    def write(chunk: int, table: pa.Table) -> int:
+        first, n = spec.chunk_bounds(chunk)
         stamp = base | {"chunk": chunk, "first_deal": first, "deals_in_chunk": n}
         table = table.replace_schema_metadata({METADATA_KEY: json.dumps(stamp).encode()})
         path = chunk_path(target, chunk)
@@ -163,8 +168,20 @@ def run(
         desc=f"{spec.kind} {spec.rules}",
     )
     with bar:
-        for _ in map_chunks(compute, missing, threads=threads, progress=bar, progress_step=int):
-            pass
+        if client is None:
+            # Local threads compute and write their own chunks.
+            for _ in map_chunks(
+                lambda chunk: write(*rows(chunk)), missing, threads=threads, progress=bar,
+                progress_step=int,
+            ):  # fmt: skip
+                pass
+        else:
+            # Workers compute; this process writes, so the folder need only be seen from here.
+            for chunk, table in map_chunks(
+                rows, missing, client=client, progress=bar,
+                progress_step=lambda result: spec.chunk_bounds(result[0])[1],
+            ):  # fmt: skip
+                write(chunk, table)
     return RunResult(folder=target, chunks=spec.chunks, computed=len(missing), resumed=resumed)
 
 

@@ -74,3 +74,16 @@ def test_a_worker_killed_mid_run_loses_only_its_chunk() -> None:
         remote = run_hands(rules, deals, seed=4, chunk_size=chunk, client=client, on_chunk=on_chunk)
     assert killed
     assert np.array_equal(local.counts.by_group, remote.counts.by_group)
+
+
+def test_guidance_on_a_cluster_writes_the_dataset_of_local_threads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis.guidance import run_guidance
+    from tarot_analysis.runner import read_dataset
+
+    rules = load_rules("fft-4")
+    local = run_guidance(rules, 20_000, tmp_path / "local", seed=2, chunk_size=5_000)
+    with dask_client(workers=2) as client:
+        remote = run_guidance(rules, 20_000, tmp_path / "remote", seed=2, chunk_size=5_000,
+                              client=client)  # fmt: skip
+    assert read_dataset(tmp_path / "local").equals(read_dataset(tmp_path / "remote"))
+    assert local.frame.equals(remote.frame)
