@@ -212,21 +212,16 @@ def legal_cards(
         if lead_lo | lead_hi == ZERO:
             return lo, hi  # a restriction that leaves nothing to lead cannot bind
         return lead_lo, lead_hi
-    trumps = hi & TRUMPS_HI
     if led != TRUMP_LED:
         follow = lo & SUIT_LO[led]
         if follow != ZERO:
             return follow, excuse
-        if trumps == ZERO:
-            return lo, hi
-        if p[R.OVERTRUMP_WHEN_VOID]:
-            higher = trumps_above(hi, top_trump)
-            if higher != ZERO:
-                return ZERO, higher | excuse
-        return ZERO, trumps | excuse
+    # Void in the suit led, or a trump led: a trump if possible, a higher one where the rules say.
+    trumps = hi & TRUMPS_HI
     if trumps == ZERO:
         return lo, hi
-    if p[R.OVERTRUMP_ON_TRUMP_LEAD]:
+    overtrump = p[R.OVERTRUMP_WHEN_VOID] if led != TRUMP_LED else p[R.OVERTRUMP_ON_TRUMP_LEAD]
+    if overtrump:
         higher = trumps_above(hi, top_trump)
         if higher != ZERO:
             return ZERO, higher | excuse
@@ -473,6 +468,8 @@ def play_deals(
                 view[V_TOP_TRUMP] = top_trump
                 view[V_IN_TRICK] = k
                 view[V_BEST] = best
+                # Written in place (as in the Tarocco kernel): behind a shared function the
+                # engine plays at half the speed.
                 if scripted and script[d, t, seat] >= 0:
                     card = script[d, t, seat]
                     if not holds(legal_lo, legal_hi, card):
