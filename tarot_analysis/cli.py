@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from tarot_analysis import __version__
+from tarot_analysis.cluster import add_cluster_options, dask_client
 from tarot_analysis.errors import TarotInputError
 
 __all__ = ["main"]
@@ -85,10 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_run_options(hands, deals=1_000_000)
     hands.add_argument("--out", help="save every hand's features to this Parquet file")
-    hands.add_argument("--scheduler", help="run the chunks on the Dask scheduler at this address")
     hands.add_argument(
-        "--workers", type=_positive, help="run the chunks on a local Dask cluster of N processes"
-    )
+        "--no-rows", action="store_true",
+        help="keep no per-hand rows, only the tables (the default unless --out is given)",
+    )  # fmt: skip
+    add_cluster_options(hands)
 
     play = commands.add_parser(
         "play",
@@ -101,6 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="one bot for every seat, or one per seat (default heuristic)",
     )  # fmt: skip
     play.add_argument("--out", help="save every deal's outcome and score to this Parquet file")
+    add_cluster_options(play)
 
     replay = commands.add_parser(
         "replay",
@@ -126,6 +129,7 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     hand.add_argument("--threads", type=_positive, default=None)
     hand.add_argument("--json", action="store_true", help="print one JSON object")
+    add_cluster_options(hand)
 
     guidance = commands.add_parser(
         "guidance",
@@ -140,11 +144,11 @@ def build_parser() -> argparse.ArgumentParser:
     guidance.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     guidance.add_argument("--tables", help="folder for the CSV tables (default under reports/)")
     guidance.add_argument(
-        "--scheduler", help="run the chunks on the Dask scheduler at this address"
-    )
-    guidance.add_argument(
-        "--workers", type=_positive, help="run the chunks on a local Dask cluster of N processes"
-    )
+        "--no-rows", action="store_true",
+        help="store per-chunk counts instead of one row per deal: the tables only, no fitted "
+        "model (memory and disk proportional to the tables, not to the deals)",
+    )  # fmt: skip
+    add_cluster_options(guidance)
 
     from tarot_analysis.compare import add_parser as add_compare_parser
 
@@ -232,10 +236,11 @@ def _hands(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails at once
 
-    from tarot_analysis.cluster import dask_client
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
     from tarot_analysis.hand_stats import run_hands
 
+    if args.no_rows and args.out:
+        raise TarotInputError("--out saves one row per hand; --no-rows keeps none: choose one")
     chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     started = time.perf_counter()
     with dask_client(args.scheduler, args.workers) as client:
@@ -273,11 +278,12 @@ def _play(args: argparse.Namespace) -> int:
         check_output_path(args.out)
     chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     started = time.perf_counter()
-    result = play(
-        rules, args.deals, bots=_bots(args.bots, rules.players), seed=args.seed,
-        chunk_size=chunk_size, threads=args.threads,
-        progress=not (args.no_progress or args.json),
-    )  # fmt: skip
+    with dask_client(args.scheduler, args.workers) as client:
+        result = play(
+            rules, args.deals, bots=_bots(args.bots, rules.players), seed=args.seed,
+            chunk_size=chunk_size, threads=args.threads,
+            progress=not (args.no_progress or args.json), client=client,
+        )  # fmt: skip
     elapsed = time.perf_counter() - started
     scores = result.scores()
     contracts = result.contracts(scores)
@@ -311,11 +317,12 @@ def _play_tarocco(args: argparse.Namespace, rules: Any) -> int:
     if args.out:
         check_output_path(args.out)
     started = time.perf_counter()
-    result = play_tarocco_run(
-        rules, args.deals, bots=_bots(args.bots, rules.players), seed=args.seed,
-        chunk_size=args.chunk_size, threads=args.threads,
-        progress=not (args.no_progress or args.json),
-    )  # fmt: skip
+    with dask_client(args.scheduler, args.workers) as client:
+        result = play_tarocco_run(
+            rules, args.deals, bots=_bots(args.bots, rules.players), seed=args.seed,
+            chunk_size=args.chunk_size, threads=args.threads,
+            progress=not (args.no_progress or args.json), client=client,
+        )  # fmt: skip
     elapsed = time.perf_counter() - started
     summary = result.summary()
     if args.out:
@@ -368,10 +375,11 @@ def _hand(args: argparse.Namespace) -> int:
     from tarot_analysis.one_hand import analyse_hand
 
     started = time.perf_counter()
-    analysis = analyse_hand(
-        held, rules, seat=args.seat, deals=args.deals, bots=_bots(args.bots, rules.players),
-        seed=args.seed, threads=args.threads,
-    )  # fmt: skip
+    with dask_client(args.scheduler, args.workers) as client:
+        analysis = analyse_hand(
+            held, rules, seat=args.seat, deals=args.deals, bots=_bots(args.bots, rules.players),
+            seed=args.seed, threads=args.threads, client=client,
+        )  # fmt: skip
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps(analysis.to_json() | {"seconds": round(elapsed, 3)}, indent=2))
@@ -467,24 +475,25 @@ def _guidance(args: argparse.Namespace) -> int:
     data_folder = args.data or f"data/guidance-{rules.name}-{label}-seed{args.seed}-{args.deals}"
     tables_folder = args.tables or f"reports/guidance-{rules.name}-{label}"
     started = time.perf_counter()
-    from tarot_analysis.cluster import dask_client
 
     with dask_client(args.scheduler, args.workers) as client:
         data = run_guidance(
             rules, args.deals, data_folder, bots=bots, seed=args.seed,
             chunk_size=args.chunk_size or 50_000, threads=args.threads,
-            progress=not (args.no_progress or args.json), client=client,
+            progress=not (args.no_progress or args.json), client=client, rows=not args.no_rows,
         )  # fmt: skip
     tables = guidance_tables(data)
-    comparison = compare_evaluators(
-        data, "garde" if "garde" in data.contracts else data.contracts[0]
-    )
-    tables["model_coefficients"] = comparison["coefficients"]
-    for name, frame in comparison["calibration"].items():
-        tables[f"calibration_{name}"] = frame
+    comparison: dict[str, Any] | None = None
+    if data.frame is not None:  # the fitted model needs one row per deal
+        comparison = compare_evaluators(
+            data, "garde" if "garde" in data.contracts else data.contracts[0]
+        )
+        tables["model_coefficients"] = comparison["coefficients"]
+        for name, frame in comparison["calibration"].items():
+            tables[f"calibration_{name}"] = frame
     paths = save_tables(tables, tables_folder)
     elapsed = time.perf_counter() - started
-    played = len(data.played())
+    played = data.played_deals
     if args.json:
         print(json.dumps({
             "rules": rules.name, "deals": args.deals, "played": played, "seed": args.seed,
@@ -492,7 +501,8 @@ def _guidance(args: argparse.Namespace) -> int:
             "tables": [str(p) for p in paths],
             "threshold_loss": tables["threshold_loss"].reset_index().to_dict(orient="records"),
             "best_by_chavey": tables["by_chavey"]["best"].to_dict(),
-            "model_comparison": {k: comparison[k] for k in _COMPARED},
+            "rows": data.frame is not None,
+            "model_comparison": comparison and {k: comparison[k] for k in _COMPARED},
             "seconds": round(elapsed, 1),
         }, indent=2, default=str))  # fmt: skip
         return 0
@@ -504,7 +514,7 @@ _COMPARED = ("contract", "n_train", "n_test", "fitted", "chavey", "fitted_minus_
 
 
 def _guidance_report(
-    data: Any, tables: dict[str, pd.DataFrame], comparison: dict[str, Any],
+    data: Any, tables: dict[str, pd.DataFrame], comparison: dict[str, Any] | None,
     data_folder: str, tables_folder: str, elapsed: float, args: argparse.Namespace,
 ) -> str:  # fmt: skip
     rules = data.rules
@@ -520,7 +530,7 @@ def _guidance_report(
     loss = tables["threshold_loss"]
     lines = [
         f"Bidding guidance — rules {rules.name}, bots: {bots}, {args.deals:,} deals to seat 0 "
-        f"({len(data.played()):,} played; Petit-sec redeals left out), mode: counterfactual "
+        f"({data.played_deals:,} played; Petit-sec redeals left out), mode: counterfactual "
         f"(every contract played on each deal), seed {args.seed}, tarot-analysis {__version__} "
         f"({elapsed:.1f} s)",
         f"Run data: {data_folder}   Tables (CSV): {tables_folder}",
@@ -537,6 +547,9 @@ def _guidance_report(
             f"(expected {row['mean_expected_score']:+.2f} vs best "
             f"{row['best_expected_score']:+.2f}, n = {int(row['n']):,})"
         )
+    if comparison is None:
+        lines += ["", "No fitted model: the run kept counts, not rows (--no-rows)."]
+        return "\n".join(lines)
     contract = comparison["contract"]
     lines += [
         "",

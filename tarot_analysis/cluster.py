@@ -8,13 +8,14 @@ for. A chunk whose worker is lost is computed again elsewhere (``retries``).
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 from tarot_analysis.errors import TarotInputError
 
-__all__ = ["dask_client"]
+__all__ = ["add_cluster_options", "dask_client"]
 
 #: How long to wait for a scheduler before saying it cannot be reached.
 CONNECT_TIMEOUT = "10s"
@@ -48,7 +49,21 @@ def dask_client(scheduler: str | None = None, workers: int | None = None) -> Ite
     if workers is not None and workers < 1:
         raise TarotInputError(f"workers must be at least 1, got {workers}")
     cluster = LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
-    )
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+        # no dashboard; the scheduler's small HTTP service on any free port, not on 8787
+        scheduler_kwargs={"dashboard_address": ":0"},
+    )  # fmt: skip
     with cluster, Client(cluster) as client:
         yield client
+
+
+def add_cluster_options(parser: argparse.ArgumentParser) -> None:
+    """The options every runner command shares: where its chunks run."""
+    parser.add_argument(
+        "--scheduler", metavar="ADDRESS",
+        help="run the chunks on the Dask scheduler at this address (e.g. tcp://host:8786)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--workers", type=int, metavar="N",
+        help="run the chunks on a local Dask cluster of N worker processes",
+    )  # fmt: skip

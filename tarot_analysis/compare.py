@@ -53,6 +53,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from tarot_analysis import __version__
+from tarot_analysis.cluster import add_cluster_options, dask_client
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
 
@@ -259,6 +260,7 @@ def compare_variants(
     mode: Mode = "counterfactual",
     confidence: float = 0.95,
     progress: bool = False,
+    client: Any = None,
 ) -> Comparison:
     """Run every variant on ``deals`` deals from ``seed`` and compare each with the first.
 
@@ -267,7 +269,7 @@ def compare_variants(
     seat, or one per seat (then every played variant must have that many players). ``mode``:
     ``counterfactual`` (seat 0 takes every contract on every deal) or ``auction`` (the bots
     bid). A variant given twice is labelled ``name (2)``. See the module's documentation for
-    the measures.
+    the measures. ``client``: a Dask client whose workers run the chunks (the same result).
     """
     from tqdm.auto import tqdm
 
@@ -283,7 +285,7 @@ def compare_variants(
     with tqdm(total=steps, unit="run", disable=not progress, desc="compare") as bar:
         for index, variant in enumerate(variants):
             bar.set_postfix_str(variant.label)
-            measured, masks = _measure(variant, deals, bot_names, seed, threads, mode, bar)
+            measured, masks = _measure(variant, deals, bot_names, seed, threads, client, mode, bar)
             if index == 0:
                 baseline, baseline_masks = measured, masks
             elif variant.paired and not np.array_equal(masks, baseline_masks):
@@ -372,6 +374,7 @@ def _measure(
     bots: tuple[str, ...],
     seed: int,
     threads: int | None,
+    client: Any,
     mode: str,
     bar: Any,
 ) -> tuple[dict[tuple[str, str], _PerDeal], npt.NDArray[np.uint64]]:
@@ -383,21 +386,21 @@ def _measure(
     bot_arg: str | tuple[str, ...] = bots[0] if len(bots) == 1 else bots
     measured: dict[tuple[str, str], _PerDeal] = {}
     if variant.plays:
-        result = play(rules, deals, bots=bot_arg, seed=seed, threads=threads)
+        result = play(rules, deals, bots=bot_arg, seed=seed, threads=threads, client=client)
         bar.update(1)
         masks = result.masks
         scores = result.scores()
         if mode == "auction":
             contracts = _auction_contracts(rules, scores)
         else:
-            contracts = _counterfactual_contracts(rules, deals, bot_arg, seed, threads)
+            contracts = _counterfactual_contracts(rules, deals, bot_arg, seed, threads, client)
             bar.update(1)
         for item in (*contracts, *_table_measures(scores)):
             measured[item.measure, item.contract] = item
         del result, scores
     else:
-        masks = deal(rules, deals, seed, threads=threads).masks
-    hand = _hand_poignee(rules, masks, deals, seed, threads)
+        masks = deal(rules, deals, seed, threads=threads, client=client).masks
+    hand = _hand_poignee(rules, masks, deals, seed, threads, client)
     measured[hand.measure, hand.contract] = hand
     bar.update(1)
     return measured, masks
@@ -441,12 +444,19 @@ def _auction_contracts(rules: Rules, scores: pd.DataFrame) -> list[_PerDeal]:
 
 
 def _counterfactual_contracts(
-    rules: Rules, deals: int, bots: str | tuple[str, ...], seed: int, threads: int | None
+    rules: Rules,
+    deals: int,
+    bots: str | tuple[str, ...],
+    seed: int,
+    threads: int | None,
+    client: Any,
 ) -> list[_PerDeal]:
     """Success and taker's score of every contract taken by seat 0 on every deal."""
     from tarot_analysis.counterfactual import play_every_contract
 
-    frame = play_every_contract(rules, deals, seat=0, bots=bots, seed=seed, threads=threads).frame
+    frame = play_every_contract(
+        rules, deals, seat=0, bots=bots, seed=seed, threads=threads, client=client
+    ).frame
     out = []
     for name in (c.name for c in rules.contracts):
         rows = frame[frame["contract"] == name].sort_values("deal")
@@ -461,7 +471,12 @@ def _counterfactual_contracts(
 
 
 def _hand_poignee(
-    rules: Rules, masks: npt.NDArray[np.uint64], deals: int, seed: int, threads: int | None
+    rules: Rules,
+    masks: npt.NDArray[np.uint64],
+    deals: int,
+    seed: int,
+    threads: int | None,
+    client: Any,
 ) -> _PerDeal:
     """Each deal's share of hands holding at least a simple poignée, with the exact rate.
 
@@ -475,7 +490,7 @@ def _hand_poignee(
     players = rules.players
     levels = hand_features(masks[:, :players], rules)[..., FEATURES.index("poignee")]
     with_poignee = (levels >= 1).sum(axis=1)
-    table = run_hands(rules, deals, seed, threads=threads).poignee()
+    table = run_hands(rules, deals, seed, threads=threads, client=client).poignee()
     simple = (table["per"] == "hand").to_numpy() & (table.index == "simple")
     counted = int(table["count"].to_numpy()[simple][0])
     exact = float(table["exact"].to_numpy()[simple][0])
@@ -672,6 +687,7 @@ def add_parser(subparsers: Any) -> None:
         "--json", action="store_true", help="print one JSON object instead of tables"
     )
     compare.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_cluster_options(compare)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -690,10 +706,11 @@ def run_command(args: argparse.Namespace) -> int:
     rules_list = [load_rules(name) for name in args.variants]
     bots: str | list[str] = args.bots[0] if len(args.bots) == 1 else list(args.bots)
     started = time.perf_counter()
-    comparison = compare_variants(
-        rules_list, args.deals, bots=bots, seed=args.seed, threads=args.threads,
-        mode=args.mode, progress=not (args.no_progress or args.json),
-    )  # fmt: skip
+    with dask_client(args.scheduler, args.workers) as client:
+        comparison = compare_variants(
+            rules_list, args.deals, bots=bots, seed=args.seed, threads=args.threads,
+            mode=args.mode, progress=not (args.no_progress or args.json), client=client,
+        )  # fmt: skip
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps(comparison.to_json() | {"seconds": round(elapsed, 3)}, indent=2))

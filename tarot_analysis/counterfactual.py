@@ -110,11 +110,12 @@ def play_every_contract(
     call: Sequence[int] | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     threads: int | None = None,
+    client: Any = None,
 ) -> ContractOutcomes:
     """Play ``deals`` deals with ``seat`` taking, once per use of the dog, and score every
     contract. ``hand`` fixes the taker's cards (the rest is dealt around it); ``call`` forces
     the called card(s) (card ids), else the taker's bot calls in the first play and that call is
-    kept for the others."""
+    kept for the others. ``client``: a Dask client whose workers play the chunks."""
     if not rules.contracts:
         raise TarotInputError(f"{rules.name} has no contracts to compare")
     if not 0 <= seat < rules.players:
@@ -129,7 +130,7 @@ def play_every_contract(
         forced[:, 1] = group[-1]  # the highest contract of the group is the one played
         last = play(
             rules, deals, bots=bots, seed=seed, forced=forced, chunk_size=chunk_size,
-            threads=threads, hand=hand, seat=seat,
+            threads=threads, hand=hand, seat=seat, client=client,
         )  # fmt: skip
         if call is None and rules.call != "none":
             for k, column in enumerate(_CALLED):

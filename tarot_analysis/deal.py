@@ -395,11 +395,13 @@ def deal(
     where: Mapping[str, int | tuple[int | None, int | None]] | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     threads: int | None = None,
+    client: Any = None,
 ) -> Deals:
     """Deal ``n`` deals of ``rules`` from ``seed``.
 
     ``hand`` fixes the cards of ``seat``; ``where`` keeps deals whose ``seat`` features fall in
-    bounds. The result does not depend on ``threads`` (default: every core).
+    bounds. The result does not depend on ``threads`` (default: every core), nor on ``client``
+    (a Dask client whose workers deal the chunks).
     """
     from tarot_analysis.simulate import map_chunks
 
@@ -413,14 +415,14 @@ def deal(
     masks = np.empty((n, plan.groups, 2), dtype=np.uint64)
     rejected = 0
 
-    def work(chunk: int) -> tuple[int, int]:
+    def work(chunk: int) -> tuple[int, npt.NDArray[np.uint64], int]:
         start = chunk * chunk_size
         stop = min(n, start + chunk_size)
         out, dropped = deal_chunk(plan, DealStream.open(plan, root, chunk), stop - start)
-        masks[start:stop] = out
-        return chunk, dropped
+        return chunk, out, dropped
 
-    for _, dropped in map_chunks(work, range(n_chunks), threads=threads):
+    for chunk, out, dropped in map_chunks(work, range(n_chunks), threads=threads, client=client):
+        masks[chunk * chunk_size : chunk * chunk_size + len(out)] = out
         rejected += dropped
     return Deals(rules=rules, masks=masks, seed=root, chunk_size=chunk_size, rejected=rejected)
 

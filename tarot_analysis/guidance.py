@@ -12,10 +12,10 @@ what each evaluator's published thresholds lose against that best choice.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import pandas as pd
@@ -23,12 +23,20 @@ import pyarrow as pa
 
 from tarot_analysis import evaluators
 from tarot_analysis.counterfactual import play_every_contract
+from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
 from tarot_analysis.rules import Rules
-from tarot_analysis.runner import RunResult, RunSpec, read_dataset, run
-from tarot_analysis.stats import wilson_interval
+from tarot_analysis.runner import RunResult, RunSpec, iter_chunks, read_dataset, run
+from tarot_analysis.stats import Z_95, wilson_interval
 
-__all__ = ["GuidanceData", "guidance_tables", "run_guidance"]
+__all__ = [
+    "GuidanceData",
+    "guidance_tables",
+    "merge_counts",
+    "rows_counts",
+    "run_guidance",
+    "table_by",
+]
 
 KEPT_FEATURES = (
     "trumps",
@@ -77,23 +85,106 @@ def _chunk_rows(
     return pa.table(columns)
 
 
+#: The groupings kept as counts: every guidance table is made from these. Chavey's count is
+#: kept with its distribution version, which its bids need; ``by_chavey`` adds them up.
+GROUPINGS: Final = {
+    "chavey": ("chavey", "chavey_distribution"),
+    "bouts_trumps": ("bouts", "trumps"),
+    "kings": ("kings",),
+    "bouts_and_trumps": ("bouts_and_trumps",),
+}
+
+#: Scores are counted in twelfths of a point: shares between two, three or four players leave
+#: halves, thirds and quarters, so that sums of scores stay whole numbers and merge exactly.
+SCORE_UNIT: Final = 12
+
+_KEYS: Final = ("grouping", "key_1", "key_2")
+
+
+def rows_counts(rows: pd.DataFrame, contracts: Sequence[str]) -> pd.DataFrame:
+    """The sufficient statistics of guidance rows: per grouping and key, over played deals,
+    ``n``, and per contract the deals made and the sum and sum of squares of the taker's score
+    (in :data:`SCORE_UNIT` ths of a point). Plus grouping ``deals``, keyed by the redeal flag.
+
+    Counts of disjoint sets of deals add up (:func:`merge_counts`): a run of any size is
+    summarised in memory proportional to the tables.
+    """
+    played = rows[~rows["redeal"].to_numpy(dtype=bool)]
+    values: dict[str, Any] = {}
+    for name in contracts:
+        values[f"made_{name}"] = played[f"made_{name}"].to_numpy(dtype=np.int64)
+        score = played[f"score_{name}"].to_numpy(dtype=float) * SCORE_UNIT
+        whole = np.round(score)
+        if not np.allclose(score, whole, rtol=0, atol=1e-6):
+            raise ValueError(f"a {name} score is not a whole number of 1/{SCORE_UNIT} points")
+        values[f"twelfths_{name}"] = whole.astype(np.int64)
+        values[f"twelfths_sq_{name}"] = whole.astype(np.int64) ** 2
+    parts = []
+    for grouping, keys in GROUPINGS.items():
+        frame = pd.DataFrame(values | {"n": np.ones(len(played), dtype=np.int64)})
+        frame["key_1"] = played[keys[0]].to_numpy(dtype=np.int64)
+        frame["key_2"] = played[keys[1]].to_numpy(dtype=np.int64) if len(keys) > 1 else 0
+        summed = frame.groupby(["key_1", "key_2"], sort=True).sum().reset_index()
+        summed.insert(0, "grouping", grouping)
+        parts.append(summed)
+    redeal = rows["redeal"].to_numpy(dtype=np.int64)
+    deals = pd.DataFrame({"key_1": [0, 1], "n": np.bincount(redeal, minlength=2)})
+    parts.append(deals.assign(grouping="deals", key_2=0))
+    counts = pd.concat(parts, ignore_index=True).fillna(0)
+    columns = [*_KEYS, "n", *values]
+    counts = counts[columns].astype({c: np.int64 for c in columns if c != "grouping"})
+    return counts.sort_values(list(_KEYS), ignore_index=True)  # the order merge_counts gives
+
+
+def merge_counts(parts: Iterable[pd.DataFrame]) -> pd.DataFrame:
+    """Add up the counts of disjoint sets of deals (chunks), in any order: whole numbers, so
+    the result is exact. Parts are folded in one at a time, so memory stays that of a table."""
+    total: pd.DataFrame | None = None
+    for part in parts:
+        both = part if total is None else pd.concat([total, part], ignore_index=True)
+        total = both.groupby(list(_KEYS), sort=True).sum().reset_index()
+    if total is None:
+        raise TarotInputError("no counts to merge: the run holds no finished chunk")
+    return total
+
+
 @dataclass
 class GuidanceData:
-    """The rows of a guidance run, and what produced them."""
+    """What a guidance run produced: its counts and, unless it kept none, its rows."""
 
     rules: Rules
     bots: tuple[str, ...]
     seed: int
-    frame: pd.DataFrame  # one row per deal: features, evaluator scores, made_* and score_*
+    counts: pd.DataFrame  # the sufficient statistics of every table (see rows_counts)
+    frame: pd.DataFrame | None = None  # one row per deal: features, evaluators, made_*, score_*
     run: RunResult | None = None
 
     @property
     def contracts(self) -> list[str]:
         return [c.name for c in self.rules.contracts]
 
+    @property
+    def deals(self) -> int:
+        """Deals dealt, redeals included."""
+        return int(self._grouping("deals")["n"].sum())
+
+    @property
+    def played_deals(self) -> int:
+        """Deals played: redeals for a Petit sec left out."""
+        deals = self._grouping("deals")
+        return int(deals.loc[deals["key_1"] == 0, "n"].sum())
+
     def played(self) -> pd.DataFrame:
-        """Deals that were played (redeals for a Petit sec left out)."""
+        """The rows of the deals played (redeals for a Petit sec left out)."""
+        if self.frame is None:
+            raise TarotInputError(
+                "this guidance run kept counts, not rows (--no-rows): run it without "
+                "--no-rows for per-deal rows and the fitted model"
+            )
         return self.frame[~self.frame["redeal"]]
+
+    def _grouping(self, name: str) -> pd.DataFrame:
+        return self.counts[self.counts["grouping"] == name]
 
 
 def run_guidance(
@@ -107,53 +198,106 @@ def run_guidance(
     threads: int | None = None,
     progress: bool = False,
     client: Any = None,
+    rows: bool = True,
 ) -> GuidanceData:
-    """Play ``deals`` deals under every contract into ``folder`` (resuming what is there)."""
+    """Play ``deals`` deals under every contract into ``folder`` (resuming what is there).
+
+    ``rows=False`` stores each chunk's counts (:func:`rows_counts`) instead of its rows: the
+    tables come out the same, in memory and disk proportional to the tables, but there are no
+    per-deal rows to fit a model on.
+    """
     names = (bots,) * rules.players if isinstance(bots, str) else tuple(bots)
+    extra: dict[str, Any] = {"seat": 0, "mode": "counterfactual"}
+    if not rows:
+        extra["rows"] = False
     spec = RunSpec(
         kind="guidance", rules=rules.name, bots=names, seed=seed, deals=deals,
-        chunk_size=chunk_size, extra={"seat": 0, "mode": "counterfactual"},
+        chunk_size=chunk_size, extra=extra,
     )  # fmt: skip
-    result = run(
-        spec, folder, lambda chunk, first, n: _chunk_rows(rules, names, seed, chunk, first, n),
-        threads=threads, progress=progress, client=client,
-    )  # fmt: skip
+    contracts = [c.name for c in rules.contracts]
+
+    def work(chunk: int, first: int, n: int) -> pa.Table:
+        table = _chunk_rows(rules, names, seed, chunk, first, n)
+        if rows:
+            return table
+        return pa.Table.from_pandas(rows_counts(table.to_pandas(), contracts), preserve_index=False)
+
+    result = run(spec, folder, work, threads=threads, progress=progress, client=client)
+    if not rows:
+        counts = merge_counts(table.to_pandas() for table in iter_chunks(folder))
+        return GuidanceData(rules=rules, bots=names, seed=seed, counts=counts, run=result)
     frame = read_dataset(folder).to_pandas()
-    return GuidanceData(rules=rules, bots=names, seed=seed, frame=frame, run=result)
+    return GuidanceData(
+        rules=rules, bots=names, seed=seed, counts=rows_counts(frame, contracts), frame=frame,
+        run=result,
+    )  # fmt: skip
 
 
-def _rate_rows(group: pd.DataFrame, contracts: list[str]) -> dict[str, Any]:
-    n = len(group)
-    row: dict[str, Any] = {"n": n}
-    best, best_score = "pass", 0.0
+def _rate_rows(group: pd.DataFrame, contracts: list[str]) -> pd.DataFrame:
+    """Rates, intervals and mean scores from summed counts, one row per key."""
+    n = group["n"].to_numpy()
+    table = pd.DataFrame({"n": n}, index=group.index)
+    best = np.full(len(group), "pass", dtype=object)
+    best_score = np.zeros(len(group))
     for name in contracts:
-        made = int(group[f"made_{name}"].sum())
+        made = group[f"made_{name}"].to_numpy()
         low, high = wilson_interval(made, n)
-        score = group[f"score_{name}"]
-        row[f"{name}_rate"] = made / n if n else np.nan
-        row[f"{name}_ci_low"] = float(low)
-        row[f"{name}_ci_high"] = float(high)
-        row[f"{name}_mean_score"] = float(score.mean()) if n else np.nan
-        if n and float(score.mean()) > best_score:
-            best, best_score = name, float(score.mean())
-    row["best"] = best
-    row["best_mean_score"] = best_score
-    return row
+        mean = group[f"twelfths_{name}"].to_numpy() / SCORE_UNIT / n
+        table[f"{name}_rate"] = made / n
+        table[f"{name}_ci_low"] = low
+        table[f"{name}_ci_high"] = high
+        table[f"{name}_mean_score"] = mean
+        # The spread of the taker's score, from its sum and sum of squares (whole numbers).
+        sums = group[f"twelfths_{name}"].to_numpy(dtype=float)
+        squares = group[f"twelfths_sq_{name}"].to_numpy(dtype=float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            variance = (squares - sums**2 / n) / (n - 1) / SCORE_UNIT**2
+        half = Z_95 * np.sqrt(np.clip(variance, 0, None) / n)
+        table[f"{name}_score_half_width"] = np.where(n > 1, half, np.nan)
+        better = mean > best_score
+        best = np.where(better, name, best)
+        best_score = np.where(better, mean, best_score)
+    table["best"] = best
+    table["best_mean_score"] = best_score
+    return table
 
 
 def table_by(data: GuidanceData, keys: str | list[str], *, min_n: int = 1) -> pd.DataFrame:
     """Per value of ``keys`` (e.g. ``"chavey"``, ``["bouts", "trumps"]``): n, and for every
-    contract its success rate with a Wilson interval and the taker's mean score; ``best`` is the
-    contract of highest mean score (``pass`` when none beats 0)."""
-    rows = []
-    for key, group in data.played().groupby(keys):
-        row = _rate_rows(group, data.contracts)
-        if row["n"] >= min_n:
-            labels = key if isinstance(key, tuple) else (key,)
-            names = keys if isinstance(keys, list) else [keys]
-            rows.append(dict(zip(names, labels, strict=True)) | row)
-    index = keys if isinstance(keys, list) else [keys]
-    return pd.DataFrame(rows).set_index(index)
+    contract its success rate with a Wilson interval, the taker's mean score and the half-width
+    of its 95% interval; ``best`` is the contract of highest mean score (``pass`` when none
+    beats 0).
+
+    The keys of :data:`GROUPINGS` come from the run's counts; any other column of the rows
+    needs a run that kept them.
+    """
+    names = [keys] if isinstance(keys, str) else list(keys)
+    grouping = next((g for g, columns in GROUPINGS.items() if list(columns) == names), None)
+    if names == ["chavey"]:
+        grouping = "chavey"  # the counts by (chavey, distribution), added up below
+    if grouping is None:
+        counts = _counts_by(data.played(), names, data.contracts)
+    else:
+        rows = data.counts[data.counts["grouping"] == grouping]
+        columns = ["key_1", "key_2"][: len(GROUPINGS[grouping])]
+        counts = rows.set_index(columns).drop(columns=[*_KEYS[:1], *_KEYS[1:][len(columns) :]])
+        counts.index.names = list(GROUPINGS[grouping])
+        if len(names) < len(GROUPINGS[grouping]):
+            counts = counts.groupby(level=names).sum()
+    table = _rate_rows(counts, data.contracts)
+    return table[table["n"] >= min_n]
+
+
+def _counts_by(played: pd.DataFrame, keys: list[str], contracts: Sequence[str]) -> pd.DataFrame:
+    """Counts of played rows by any columns, as :func:`rows_counts` counts its groupings."""
+    columns: dict[str, Any] = {"n": np.ones(len(played), dtype=np.int64)}
+    for name in contracts:
+        whole = np.round(played[f"score_{name}"].to_numpy(dtype=float) * SCORE_UNIT)
+        columns[f"made_{name}"] = played[f"made_{name}"].to_numpy(dtype=np.int64)
+        columns[f"twelfths_{name}"] = whole.astype(np.int64)
+        columns[f"twelfths_sq_{name}"] = whole.astype(np.int64) ** 2
+    frame = pd.DataFrame(columns, index=pd.MultiIndex.from_frame(played[keys]))
+    return frame.groupby(level=keys).sum()
 
 
 def threshold_loss(data: GuidanceData) -> pd.DataFrame:
@@ -161,35 +305,40 @@ def threshold_loss(data: GuidanceData) -> pd.DataFrame:
 
     For every deal, the evaluator's recommended contract is scored with the taker's expected
     score at that evaluator value (mean over the deals with the same value), and compared with
-    the best contract at that value. Pass scores 0.
+    the best contract at that value. Pass scores 0. Computed from the counts: every deal of a
+    group of equal evaluator values (and, for Chavey's bids, equal distribution count) has the
+    same loss.
     """
-    played = data.played()
     size = data.rules.hand_size
-    recommendations = {
-        "chavey": evaluators.bid_names(
-            evaluators.chavey_bid(played["chavey"], played["chavey_distribution"], hand_size=size)
-        ),
-        "bouts_and_trumps": evaluators.bid_names(
-            evaluators.bouts_and_trumps_bid(played["bouts_and_trumps"], hand_size=size)
-        ),
-    }
+    contracts = data.contracts
     rows = []
-    for name, bids in recommendations.items():
+    for name in ("chavey", "bouts_and_trumps"):
         by_value = table_by(data, name)
-        expected = {c: played[name].map(by_value[f"{c}_mean_score"]) for c in data.contracts}
-        chosen = np.zeros(len(played))
-        for contract in data.contracts:
-            chosen = np.where(bids == contract, expected[contract].to_numpy(), chosen)
-        best = played[name].map(by_value["best_mean_score"]).to_numpy()
+        groups = data.counts[data.counts["grouping"] == name]
+        value = groups["key_1"].to_numpy()
+        if name == "chavey":
+            bids = evaluators.chavey_bid(value, groups["key_2"].to_numpy(), hand_size=size)
+        else:
+            bids = evaluators.bouts_and_trumps_bid(value, hand_size=size)
+        names = evaluators.bid_names(bids)
+        chosen = np.zeros(len(groups))
+        for contract in contracts:
+            expected = by_value[f"{contract}_mean_score"].reindex(value).to_numpy()
+            chosen = np.where(names == contract, expected, chosen)
+        best = by_value["best_mean_score"].reindex(value).to_numpy()
+        weight = groups["n"].to_numpy(dtype=float)
+        n = weight.sum()
         loss = best - chosen
+        mean_loss = float(np.dot(weight, loss) / n)
+        spread = float(np.sqrt(np.dot(weight, (loss - mean_loss) ** 2) / (n - 1)))
         rows.append(
             {
                 "evaluator": name,
-                "n": len(played),
-                "mean_expected_score": float(chosen.mean()),
-                "best_expected_score": float(best.mean()),
-                "mean_loss": float(loss.mean()),
-                "loss_ci_half_width": float(1.96 * loss.std(ddof=1) / np.sqrt(len(loss))),
+                "n": int(n),
+                "mean_expected_score": float(np.dot(weight, chosen) / n),
+                "best_expected_score": float(np.dot(weight, best) / n),
+                "mean_loss": mean_loss,
+                "loss_ci_half_width": float(Z_95 * spread / np.sqrt(n)),
             }
         )
     return pd.DataFrame(rows).set_index("evaluator")

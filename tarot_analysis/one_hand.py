@@ -124,8 +124,12 @@ def analyse_hand(
     bots: str | Sequence[str] = "random",
     seed: int | None = 1,
     threads: int | None = None,
+    client: Any = None,
 ) -> HandAnalysis:
-    """Deal the rest of the pack around ``hand`` ``deals`` times and play every contract."""
+    """Deal the rest of the pack around ``hand`` ``deals`` times and play every contract.
+
+    ``client``: a Dask client whose workers play the chunks (the same result as threads).
+    """
     held = hand if isinstance(hand, cards.Hand) else cards.Hand.parse(hand, size=rules.hand_size)
     if len(held) != rules.hand_size:
         raise TarotInputError(f"a hand of {rules.hand_size} cards was expected, got {len(held)}")
@@ -142,7 +146,7 @@ def analyse_hand(
     best_score = -np.inf
     if rules.call == "none":
         best = play_every_contract(rules, deals, seat=seat, bots=bots, seed=seed, hand=held,
-                                   threads=threads)  # fmt: skip
+                                   threads=threads, client=client)  # fmt: skip
     else:
         # The king first (the queen left to the taker's bot), then, with six players, the
         # queen beside the best king.
@@ -157,7 +161,7 @@ def analyse_hand(
             for call in steps[step]:
                 outcomes = play_every_contract(
                     rules, deals, seat=seat, bots=bots, seed=seed, hand=held, call=call,
-                    threads=threads,
+                    threads=threads, client=client,
                 )  # fmt: skip
                 means = outcomes.summary()["mean_score"]
                 rows.append(

@@ -49,7 +49,9 @@ import numpy as np
 import pandas as pd
 
 from tarot_analysis import __version__
+from tarot_analysis.cluster import add_cluster_options, dask_client
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.stats import Z_95
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -82,8 +84,6 @@ RANGE_MIN_DEALS: Final = 200
 CHART_MIN_DEALS: Final = 100
 #: Fewest deals in a bouts × trumps cell for the map to name its best contract.
 MAP_MIN_DEALS: Final = 50
-#: Two-sided normal quantile of a 95% interval.
-Z_95: Final = 1.959963984540054
 #: Browsers that can print a page to PDF from the command line, most likely first.
 CHROMIUM_NAMES: Final = (
     "chromium",
@@ -283,7 +283,13 @@ def _stored_tables(
 
 
 def _hand_tables(
-    rules: Rules, deals: int, seed: int, data_dir: Path, threads: int | None, progress: bool
+    rules: Rules,
+    deals: int,
+    seed: int,
+    data_dir: Path,
+    threads: int | None,
+    client: Any,
+    progress: bool,
 ) -> _Stored:
     """Hand statistics of ``deals`` deals, from ``data_dir`` when that run is stored there."""
     from tarot_analysis._jit import normalise_seed
@@ -295,8 +301,9 @@ def _hand_tables(
 
     def compute() -> tuple[dict[str, pd.DataFrame], dict[str, Any]]:
         stats = run_hands(
-            rules, deals, seed, chunk_size=DEFAULT_CHUNK_SIZE, threads=threads, progress=progress
-        )
+            rules, deals, seed, chunk_size=DEFAULT_CHUNK_SIZE, threads=threads,
+            progress=progress, client=client,
+        )  # fmt: skip
         return stats.tables(), {}
 
     path = data_dir / f"hands-{rules.name}-seed{seed}-{deals}.json"
@@ -310,6 +317,7 @@ def _auction_tables(
     seed: int,
     data_dir: Path,
     threads: int | None,
+    client: Any,
     progress: bool,
 ) -> _Stored:
     """Contracts bid and made in auction mode, from ``data_dir`` when that run is stored there.
@@ -331,7 +339,7 @@ def _auction_tables(
     def compute() -> tuple[dict[str, pd.DataFrame], dict[str, Any]]:
         result = play(
             rules, deals, bots=bots, seed=seed, chunk_size=DEFAULT_CHUNK_SIZE, threads=threads,
-            progress=progress,
+            progress=progress, client=client,
         )  # fmt: skip
         scores = result.scores()
         table = result.contracts(scores)
@@ -370,18 +378,6 @@ class _Guidance:
     resumed: int
 
 
-def _score_intervals(data: GuidanceData, key: str | list[str]) -> pd.DataFrame:
-    """Half-width of the 95% interval on the taker's mean score, per contract and key value."""
-    played = data.played()
-    columns = [f"score_{name}" for name in data.contracts]
-    grouped = played.groupby(key)[columns]
-    spread = grouped.std(ddof=1)
-    count = grouped.count()
-    half = spread * Z_95 / count.where(count > 1) ** 0.5
-    half.columns = [f"{name}_score_half_width" for name in data.contracts]
-    return half
-
-
 def _guidance(
     rules: Rules,
     deals: int,
@@ -389,6 +385,7 @@ def _guidance(
     seed: int,
     data_dir: Path,
     threads: int | None,
+    client: Any,
     progress: bool,
 ) -> _Guidance:
     from tarot_analysis.guidance import compare_evaluators, guidance_tables, run_guidance
@@ -396,11 +393,9 @@ def _guidance(
     folder = guidance_folder(rules.name, bots, seed, deals, data_dir)
     data = run_guidance(
         rules, deals, folder, bots=bots, seed=seed, chunk_size=GUIDANCE_CHUNK_SIZE,
-        threads=threads, progress=progress,
+        threads=threads, progress=progress, client=client,
     )  # fmt: skip
     tables = guidance_tables(data)
-    tables["by_chavey"] = tables["by_chavey"].join(_score_intervals(data, "chavey"))
-    tables["by_kings"] = tables["by_kings"].join(_score_intervals(data, "kings"))
     contract = "garde" if "garde" in data.contracts else data.contracts[0]
     comparison = compare_evaluators(data, contract)
     run = data.run
@@ -889,7 +884,7 @@ def _guidance_tables(
 ) -> list[str]:
     """Two tables by ``key_name``: each contract's success, and each contract's mean score."""
     contracts = guidance.data.contracts
-    played = len(guidance.data.played())
+    played = guidance.data.played_deals
     mode = "counterfactual (seat 0 takes; each deal played under every contract)"
     success_caption = _caption(
         f"Contracts made by {what}",
@@ -952,7 +947,7 @@ def _map_table(guidance: _Guidance, context: _Context) -> str:
     }
     bouts = sorted({b for b, _ in cells})
     trumps = sorted({t for _, t in cells})
-    played = len(guidance.data.played())
+    played = guidance.data.played_deals
     caption = _caption(
         "Best contract by bouts and trumps (the taker's highest mean score; Pass scores 0)",
         rules=context.rules.name, bots=context.bots_text,
@@ -1124,7 +1119,7 @@ def _guidance_section(guidance: _Guidance, context: _Context) -> list[str]:
 
     tables = guidance.tables
     by_chavey = tables["by_chavey"]
-    played = len(guidance.data.played())
+    played = guidance.data.played_deals
     ranges = best_by_range(by_chavey)
     summary = "; ".join(
         f"{r['low']}"
@@ -1140,7 +1135,7 @@ def _guidance_section(guidance: _Guidance, context: _Context) -> list[str]:
         f"<p>Seat 0 takes every deal, and each deal is played once under every contract "
         f"({', '.join(_label(c) for c in guidance.data.contracts)}), so the contracts are "
         "compared on the same hands; Pass scores 0. Deals redealt for a Petit sec are left "
-        f"out ({len(guidance.data.frame) - played:,} of {len(guidance.data.frame):,}).</p>",
+        f"out ({guidance.data.deals - played:,} of {guidance.data.deals:,}).</p>",
         f'<p class="finding"><strong>Best contract by Chavey count</strong> (counts held by at '
         f"least {RANGE_MIN_DEALS} deals): {_escape(summary or 'no count held by enough deals')}."
         "</p>",
@@ -1334,6 +1329,7 @@ def build_report(
     threads: int | None = None,
     progress: bool = False,
     pdf: bool = False,
+    client: Any = None,
 ) -> Path:
     """Write the strategy report of ``rules`` and return its path.
 
@@ -1345,7 +1341,8 @@ def build_report(
     ``out_dir/strategy-<rules>-<bots>-<deals>.html``.
 
     ``pdf=True`` also prints it to a PDF beside it with a headless Chromium; when there is
-    none, or it fails, a warning says so in one line and the HTML stays.
+    none, or it fails, a warning says so in one line and the HTML stays. ``client``: a Dask
+    client whose workers run the chunks (the same report as on local threads).
     """
     from tarot_analysis.rules import load_rules
 
@@ -1372,9 +1369,9 @@ def build_report(
         deals=deals,
         auction_deals=auction_deals,
     )
-    hands = _hand_tables(loaded, deals, seed, data, threads, progress)
-    auction = _auction_tables(loaded, auction_deals, names, seed, data, threads, progress)
-    guidance = _guidance(loaded, deals, names, seed, data, threads, progress)
+    hands = _hand_tables(loaded, deals, seed, data, threads, client, progress)
+    auction = _auction_tables(loaded, auction_deals, names, seed, data, threads, client, progress)
+    guidance = _guidance(loaded, deals, names, seed, data, threads, client, progress)
 
     title = f"Strategy report — {loaded.name}"
     sections = [
@@ -1487,19 +1484,23 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--threads", type=_positive, default=None, help="threads (default: every core)"
     )
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_cluster_options(report)
     return report
 
 
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis report``: build the report, print its path and how long it took."""
     started = time.perf_counter()
-    with warnings.catch_warnings(record=True) as caught:
+    with (
+        dask_client(args.scheduler, args.workers) as client,
+        warnings.catch_warnings(record=True) as caught,
+    ):
         warnings.simplefilter("always")
         try:
             path = build_report(
                 args.rules, args.deals, bots=args.bots, seed=args.seed, data_dir=args.data,
                 out_dir=args.out, threads=args.threads, progress=not args.no_progress,
-                pdf=args.pdf,
+                pdf=args.pdf, client=client,
             )  # fmt: skip
         except ImportError as error:  # charts need matplotlib, an optional dependency
             raise TarotInputError(str(error)) from None

@@ -150,6 +150,9 @@ def _map_on_cluster(
 
     run = uuid.uuid4().hex[:8]
     width = max(1, 2 * len(client.scheduler_info().get("workers", {})))
+    # The work and what it holds (rules, plans, forced contracts) travel to each worker once,
+    # not with every chunk; a copy on every worker survives the loss of one.
+    shipped = client.scatter(work, broadcast=True, hash=False)
     pending: deque[Any] = deque()
 
     def take() -> T:
@@ -161,7 +164,7 @@ def _map_on_cluster(
     try:
         for chunk in chunks:
             key = f"tarot-chunk-{run}-{chunk}"
-            pending.append(client.submit(work, chunk, key=key, pure=False, retries=3))
+            pending.append(client.submit(_call, shipped, chunk, key=key, pure=False, retries=3))
             if len(pending) >= width:
                 yield take()
         while pending:
@@ -169,3 +172,9 @@ def _map_on_cluster(
     finally:
         for future in pending:
             future.cancel()
+        shipped.release()
+
+
+def _call(work: Callable[[int], T], chunk: int) -> T:
+    """``work(chunk)``, on a worker: the work arrives as a scattered value."""
+    return work(chunk)

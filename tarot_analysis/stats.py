@@ -34,6 +34,8 @@ FloatArray = npt.NDArray[np.float64]
 RATE_COLUMNS = ("n", "count", "simulated", "ci_low", "ci_high", "exact")
 # Expected probabilities must add up to one this closely (exact tables do within 1e-12).
 PROBABILITY_SUM_TOLERANCE = 1e-9
+#: Two-sided normal quantile of a 95% interval.
+Z_95 = 1.959963984540054
 
 
 def _normal_quantile(confidence: float) -> float:

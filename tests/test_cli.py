@@ -229,6 +229,18 @@ def test_an_out_path_that_cannot_be_created_is_named(
     assert_one_line_error(err, str(tmp_path), "folder")
 
 
+def test_rows_asked_for_and_refused_at_once_is_named(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = str(tmp_path / "x.parquet")
+    status, _, err = run(capsys, "hands", "--deals", "10", "--no-rows", "--out", out)
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, "--out", "--no-rows")
+    status, _, err = run(capsys, "hands", "--deals", "10", "--workers", "0")
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, "workers", "at least 1")
+
+
 # --- end to end ------------------------------------------------------------------------------
 
 

@@ -87,3 +87,104 @@ def test_guidance_on_a_cluster_writes_the_dataset_of_local_threads(tmp_path) -> 
                               client=client)  # fmt: skip
     assert read_dataset(tmp_path / "local").equals(read_dataset(tmp_path / "remote"))
     assert local.frame.equals(remote.frame)
+
+
+# --- Every runner command on one cluster -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client():  # type: ignore[no-untyped-def]
+    """One local cluster of two worker processes, shared by the tests below."""
+    with dask_client(workers=2) as running:
+        yield running
+
+
+def test_play_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis.engine.play import play
+
+    rules = load_rules("fft-5")
+    kwargs = {"bots": "heuristic", "seed": 6, "chunk_size": 3_000, "keep_tricks": True}
+    local = play(rules, 10_000, threads=2, **kwargs)
+    remote = play(rules, 10_000, client=client, **kwargs)
+    for name in ("masks", "outcomes", "poignees", "tricks", "leaders", "ecarts", "bids"):
+        assert np.array_equal(getattr(local, name), getattr(remote, name)), name
+    assert local.metadata == remote.metadata
+
+
+def test_tarocco_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis.engine.tarocco import play_tarocco_run
+
+    rules = load_rules("tarocco")
+    local = play_tarocco_run(rules, 5_000, seed=2, chunk_size=1_200, threads=2)
+    remote = play_tarocco_run(rules, 5_000, seed=2, chunk_size=1_200, client=client)
+    for name in ("masks", "parts", "tricks_won", "events"):
+        assert np.array_equal(getattr(local, name), getattr(remote, name)), name
+    assert local.summary() == remote.summary()
+
+
+def test_one_hand_and_compare_on_a_cluster_give_the_results_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis.compare import compare_variants
+    from tarot_analysis.deal import deal
+    from tarot_analysis.one_hand import analyse_hand
+
+    rules = load_rules("fft-4")
+    hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    local = analyse_hand(hand, rules, deals=3_000, seed=5, threads=2)
+    remote = analyse_hand(hand, rules, deals=3_000, seed=5, client=client)
+    assert local.to_json() == remote.to_json()
+
+    variants = [rules, load_rules("legacy-4")]
+    local_comparison = compare_variants(variants, 4_000, seed=3, threads=2)
+    remote_comparison = compare_variants(variants, 4_000, seed=3, client=client)
+    assert local_comparison.to_json() == remote_comparison.to_json()
+
+    dealt = deal(rules, 50_000, seed=8, chunk_size=7_000, where={"bouts": 2}, threads=2)
+    on_cluster = deal(rules, 50_000, seed=8, chunk_size=7_000, where={"bouts": 2}, client=client)
+    assert np.array_equal(dealt.masks, on_cluster.masks)
+    assert dealt.rejected == on_cluster.rejected
+
+
+def test_guidance_counts_on_a_cluster_give_the_tables_of_rows_on_threads(client, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pandas as pd
+
+    from tarot_analysis.guidance import guidance_tables, run_guidance
+
+    rules = load_rules("fft-5")
+    rows = run_guidance(rules, 12_000, tmp_path / "rows", seed=7, chunk_size=2_500, threads=2)
+    counts = run_guidance(rules, 12_000, tmp_path / "counts", seed=7, chunk_size=2_500,
+                          client=client, rows=False)  # fmt: skip
+    assert counts.frame is None and counts.deals == 12_000
+    assert counts.played_deals == len(rows.played())
+    expected, found = guidance_tables(rows), guidance_tables(counts)
+    for name, table in expected.items():
+        pd.testing.assert_frame_equal(table, found[name], check_exact=True)
+
+
+def test_every_runner_command_takes_the_cluster_options(
+    tmp_path, capsys: pytest.CaptureFixture[str]
+) -> None:  # type: ignore[no-untyped-def]
+    hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    commands = {
+        "play": ["play", "--deals", "6000", "--chunk-size", "2000", "--json"],
+        "hand": ["hand", hand, "--deals", "2000", "--json"],
+        "compare": ["compare", "fft-4", "legacy-4", "--deals", "3000", "--json"],
+    }
+    for name, argv in commands.items():
+        assert main(argv) == 0, name
+        threads = json.loads(capsys.readouterr().out)
+        assert main([*argv, "--workers", "2"]) == 0, name
+        workers = json.loads(capsys.readouterr().out)
+        for result in (threads, workers):
+            result.pop("seconds", None)
+            result.get("metadata", {}).pop("seconds", None)
+        assert threads == workers, name
+
+    for where in ("threads", "workers"):
+        folder = tmp_path / where
+        argv = ["report", "--deals", "4000", "--bots", "random", "--no-progress",
+                "--data", str(folder / "data"), "--out", str(folder)]  # fmt: skip
+        assert main([*argv, "--workers", "2"] if where == "workers" else argv) == 0
+        capsys.readouterr()
+    for stored in sorted((tmp_path / "threads" / "data").glob("*.json")):
+        twin = tmp_path / "workers" / "data" / stored.name
+        assert json.loads(stored.read_text())["tables"] == json.loads(twin.read_text())["tables"]

@@ -85,3 +85,49 @@ def test_guidance_command_writes_tables_and_summarises(
                  "--tables", str(tmp_path / "tables"), "--json"])  # fmt: skip
     again = json.loads(capsys.readouterr().out)
     assert again["best_by_chavey"] == out["best_by_chavey"]
+
+
+def test_counts_instead_of_rows_give_the_same_tables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["guidance", "--deals", "12000", "--chunk-size", "3000", "--bots", "random", "--json"]
+    outputs = {}
+    for kept in ("rows", "counts"):
+        flags = ["--no-rows"] if kept == "counts" else []
+        code = main([*argv, *flags, "--data", str(tmp_path / kept),
+                     "--tables", str(tmp_path / f"tables-{kept}")])  # fmt: skip
+        assert code == 0
+        outputs[kept] = json.loads(capsys.readouterr().out)
+    rows, counts = outputs["rows"], outputs["counts"]
+    assert rows["rows"] and not counts["rows"] and counts["model_comparison"] is None
+    assert rows["threshold_loss"] == counts["threshold_loss"]
+    assert rows["best_by_chavey"] == counts["best_by_chavey"]
+    assert rows["played"] == counts["played"]
+    for table in ("by_chavey", "by_bouts_trumps", "by_kings", "threshold_loss"):
+        kept_rows = (tmp_path / "tables-rows" / f"{table}.csv").read_text()
+        assert kept_rows == (tmp_path / "tables-counts" / f"{table}.csv").read_text()
+    # A chunk file of counts is small: a row per key of each table, not per deal.
+    import pyarrow.parquet as pq
+
+    chunk = pq.read_table(tmp_path / "counts" / "chunk-000000.parquet")
+    assert chunk.num_rows < 600 and "grouping" in chunk.column_names
+    # The same folder cannot be resumed as a run of rows.
+    code = main([*argv, "--data", str(tmp_path / "counts"), "--tables", str(tmp_path / "t")])
+    assert code == 2 and "holds a different run" in capsys.readouterr().err
+
+
+def test_counts_merge_in_any_order(data) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis.guidance import merge_counts, rows_counts
+
+    contracts = data.contracts
+    frame = data.frame
+    parts = [rows_counts(frame.iloc[i : i + 7_000], contracts) for i in range(0, 40_000, 7_000)]
+    forward, backward = merge_counts(parts), merge_counts(reversed(parts))
+    assert forward.equals(backward)
+    assert forward.equals(rows_counts(data.frame, contracts))
+    assert data.played_deals == len(data.played()) and data.deals == 40_000
+    # A score that is not a whole number of twelfths of a point cannot be counted exactly.
+    broken = data.frame.iloc[:10].copy()
+    broken["score_garde"] = broken["score_garde"] + 0.01
+    with pytest.raises(ValueError, match="1/12 points"):
+        rows_counts(broken, contracts)

@@ -175,12 +175,13 @@ class _Table:
         return PlayResult(
             rules=rules, bots=self.names, seed=self.root, chunk_size=self.chunk_size,
             masks=np.zeros((n, self.plan.groups, 2), dtype=np.uint64),
-            outcomes=np.empty((n, N_OUTCOME), dtype=np.int32),
-            poignees=np.empty((n, rules.players), dtype=np.int8),
-            tricks=np.empty((kept, rules.hand_size, rules.players), dtype=np.int8),
-            leaders=np.empty((kept, rules.hand_size + 1), dtype=np.int8),
+            outcomes=np.zeros((n, N_OUTCOME), dtype=np.int32),
+            poignees=np.zeros((n, rules.players), dtype=np.int8),
+            # zeros, not garbage, where a redealt deal plays no trick: same seed, same bytes
+            tricks=np.zeros((kept, rules.hand_size, rules.players), dtype=np.int8),
+            leaders=np.zeros((kept, rules.hand_size + 1), dtype=np.int8),
             ecarts=np.zeros((kept, 2), dtype=np.uint64),
-            bids=np.empty((kept, rules.players), dtype=np.int8),
+            bids=np.zeros((kept, rules.players), dtype=np.int8),
         )  # fmt: skip
 
     def play_chunk(self, chunk: int, result: PlayResult, start: int, stop: int) -> None:
@@ -316,6 +317,7 @@ def play(
     progress: bool = False,
     hand: cards.Hand | str | None = None,
     seat: int | None = None,
+    client: Any = None,
 ) -> PlayResult:
     """Deal ``deals`` deals of ``rules`` from ``seed`` and play each one to the end.
 
@@ -323,27 +325,42 @@ def play(
     taker, contract index, called card 1 and 2 for each deal (−1: decided at the table), or
     one row for every deal. ``keep_tricks`` records bids, écart and every trick for replay.
     ``hand`` deals the rest of the pack around the cards of ``seat`` (default 0).
+    ``client``: a Dask client (:mod:`tarot_analysis.cluster`) whose workers play the chunks;
+    the result is the same as on local threads.
     """
     table = _table(rules, deals, bots, seed, forced, chunk_size, hand, seat)
     result = table.empty(deals, keep_tricks)
-
-    def work(chunk: int) -> int:
-        start = chunk * chunk_size
-        stop = min(deals, start + chunk_size)
-        view = _rows(result, start, stop, keep_tricks)
-        table.play_chunk(chunk, view, 0, stop - start)
-        return chunk
-
-    bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
     sizes = {
         chunk: min(chunk_size, deals - chunk * chunk_size)
         for chunk in range(-(-deals // chunk_size))
     }
+
+    def work(chunk: int) -> int:
+        start = chunk * chunk_size
+        view = _rows(result, start, start + sizes[chunk], keep_tricks)
+        table.play_chunk(chunk, view, 0, sizes[chunk])
+        return chunk
+
+    def remote(chunk: int) -> tuple[int, PlayResult]:
+        part = table.empty(sizes[chunk], keep_tricks)
+        table.play_chunk(chunk, part, 0, sizes[chunk])
+        return chunk, part
+
+    bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
     with bar:
-        for _ in map_chunks(
-            work, sizes, threads=threads, progress=bar, progress_step=lambda chunk: sizes[chunk]
-        ):
-            pass
+        if client is None:  # threads write their chunks into the result in place
+            for _ in map_chunks(
+                work, sizes, threads=threads, progress=bar, progress_step=sizes.__getitem__
+            ):
+                pass
+        else:  # workers send their chunks back; ``remote`` holds no reference to the result
+            for chunk, part in map_chunks(
+                remote, sizes, client=client, progress=bar,
+                progress_step=lambda done: sizes[done[0]],
+            ):  # fmt: skip
+                start = chunk * chunk_size
+                view = _rows(result, start, start + sizes[chunk], keep_tricks)
+                _copy_rows(part, 0, sizes[chunk], view)
     result.metadata = run_metadata(rules, table.root, chunk_size, deals) | {
         "bots": list(table.names)
     }

@@ -646,6 +646,14 @@ def _run_kernel(
     )  # fmt: skip
 
 
+def _copy_part(part: TaroccoResult, target: TaroccoResult, first: int) -> None:
+    """The rows of ``part``, a chunk played elsewhere, into ``target`` from row ``first``."""
+    for name in ("masks", "parts", "tricks_won", "events", "tricks", "leaders", "discards"):
+        rows = getattr(part, name)
+        if rows is not None and len(rows):
+            getattr(target, name)[first : first + len(rows)] = rows
+
+
 def play_tarocco_run(
     rules: Rules,
     deals: int,
@@ -656,6 +664,7 @@ def play_tarocco_run(
     threads: int | None = None,
     keep_tricks: bool = False,
     progress: bool = False,
+    client: Any = None,
 ) -> TaroccoResult:
     """Deal ``deals`` Tarocco deals of ``rules`` from ``seed`` and play each one to the end.
 
@@ -664,7 +673,8 @@ def play_tarocco_run(
     (a seat is one player for the whole run), or one per seat. ``chunk_size`` must be a
     multiple of ``m`` so that no match straddles two chunks (default: the largest multiple
     of ``m`` up to :data:`~tarot_analysis.deal.DEFAULT_CHUNK_SIZE`). ``keep_tricks`` records
-    the discard and every trick. The result does not depend on ``threads``.
+    the discard and every trick. The result does not depend on ``threads``, nor on ``client``
+    (a Dask client whose workers play the chunks).
     """
     _check_rules(rules)
     match_deals = _tarocco_of(rules).match_deals
@@ -681,24 +691,38 @@ def play_tarocco_run(
     plan = make_plan(rules)
     result = _empty(rules, names, root, chunk_size, deals, keep_tricks)
 
-    def work(chunk: int) -> int:
+    def play_into(target: TaroccoResult, chunk: int, first: int) -> int:
+        """Chunk ``chunk`` into rows ``first ..`` of ``target``; the number of deals."""
         start = chunk * chunk_size
-        stop = min(deals, start + chunk_size)
-        deal_chunk(plan, DealStream.open(plan, root, chunk), stop - start, result.masks[start:stop])
-        dealers = dealer_of(np.arange(start, stop), rules)
-        _run_kernel(result, start, stop, dealers, ids, _bot_rng(root, chunk))
-        return stop - start
+        n = min(deals, start + chunk_size) - start
+        deal_chunk(plan, DealStream.open(plan, root, chunk), n, target.masks[first : first + n])
+        dealers = dealer_of(np.arange(start, start + n), rules)
+        _run_kernel(target, first, first + n, dealers, ids, _bot_rng(root, chunk))
+        return n
 
+    def size(chunk: int) -> int:
+        return min(chunk_size, deals - chunk * chunk_size)
+
+    def remote(chunk: int) -> tuple[int, TaroccoResult]:
+        part = _empty(rules, names, root, chunk_size, size(chunk), keep_tricks)
+        play_into(part, chunk, 0)
+        return chunk, part
+
+    chunks = range(-(-deals // chunk_size))
     bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
     with bar:
-        for _ in map_chunks(
-            work,
-            range(-(-deals // chunk_size)),
-            threads=threads,
-            progress=bar,
-            progress_step=lambda played: played,
-        ):
-            pass
+        if client is None:  # threads write their chunks into the result in place
+            for _ in map_chunks(
+                lambda chunk: play_into(result, chunk, chunk * chunk_size), chunks,
+                threads=threads, progress=bar, progress_step=int,
+            ):  # fmt: skip
+                pass
+        else:  # workers send their chunks back; ``remote`` holds no reference to the result
+            for chunk, part in map_chunks(
+                remote, chunks, client=client, progress=bar,
+                progress_step=lambda done: size(done[0]),
+            ):  # fmt: skip
+                _copy_part(part, result, chunk * chunk_size)
     result.metadata = run_metadata(rules, root, chunk_size, deals) | {
         "bots": list(names),
         "match_deals": match_deals,
