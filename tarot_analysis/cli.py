@@ -103,6 +103,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="one bot for every seat, or one per seat (default heuristic)",
     )  # fmt: skip
     play.add_argument("--out", help="save every deal's outcome and score to this Parquet file")
+    play.add_argument(
+        "--no-rows", action="store_true",
+        help="keep per-chunk contract counts only, not the deals: memory for the table alone",
+    )  # fmt: skip
     add_cluster_options(play)
 
     replay = commands.add_parser(
@@ -268,45 +272,53 @@ def _play(args: argparse.Namespace) -> int:
     from tarot_analysis.rules import load_rules
 
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
+    if args.no_rows and args.out:
+        raise TarotInputError("--out saves one row per deal; --no-rows keeps none: choose one")
     if rules.tarocco is not None:
+        if args.no_rows:
+            raise TarotInputError(f"{rules.name}: --no-rows counts contracts; Tarocco has none")
         return _play_tarocco(args, rules)
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
-    from tarot_analysis.engine.play import play
+    from tarot_analysis.engine.play import play, play_counts
     from tarot_analysis.simulate import check_output_path
 
     if args.out:
         check_output_path(args.out)
     chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     started = time.perf_counter()
+    options = {
+        "bots": _bots(args.bots, rules.players), "seed": args.seed, "chunk_size": chunk_size,
+        "threads": args.threads, "progress": not (args.no_progress or args.json),
+    }  # fmt: skip
     with dask_client(args.scheduler, args.workers) as client:
-        result = play(
-            rules, args.deals, bots=_bots(args.bots, rules.players), seed=args.seed,
-            chunk_size=chunk_size, threads=args.threads,
-            progress=not (args.no_progress or args.json), client=client,
-        )  # fmt: skip
+        if args.no_rows:
+            counts, metadata = play_counts(rules, args.deals, client=client, **options)
+        else:
+            result = play(rules, args.deals, client=client, **options)
+            scores = result.scores()
+            counts, metadata = result.counts(scores), result.metadata
+            if args.out:
+                _save_scores(scores, metadata, args.out)
     elapsed = time.perf_counter() - started
-    scores = result.scores()
-    contracts = result.contracts(scores)
-    if args.out:
-        _save_scores(scores, result.metadata, args.out)
+    contracts = counts.table()
     if args.json:
         summary = {
             "rules": rules.name,
             "deals": args.deals,
             "seed": args.seed,
-            "bots": list(result.bots),
+            "bots": metadata["bots"],
             "mode": "auction",
-            "redeals": result.redeals(),
+            "redeals": counts.redeals,
             "contracts": {
                 name: {key: _json_number(contracts.at[name, key]) for key in contracts.columns}
                 for name in contracts.index
             },
             "seconds": round(elapsed, 3),
-            "metadata": result.metadata,
+            "metadata": metadata,
         }
         print(json.dumps(summary, indent=2))
         return 0
-    print(_play_report(result, contracts, elapsed, args.out))
+    print(_play_report(counts, contracts, metadata, elapsed, args.out))
     return 0
 
 
@@ -593,17 +605,19 @@ def _save_scores(scores: pd.DataFrame, metadata: dict[str, Any], out: str) -> No
     pq.write_table(table, path, compression="zstd")
 
 
-def _play_report(result: Any, contracts: pd.DataFrame, elapsed: float, out: str | None) -> str:
-    rules = result.rules
-    deals = len(result.outcomes)
-    redeals = result.redeals()
-    bots = (
-        ", ".join(result.bots) if len(set(result.bots)) > 1 else f"{result.bots[0]} at every seat"
-    )
+def _play_report(
+    counts: Any, contracts: pd.DataFrame, metadata: dict[str, Any], elapsed: float,
+    out: str | None,
+) -> str:  # fmt: skip
+    rules = counts.rules
+    deals = counts.deals
+    redeals = counts.redeals
+    bots = metadata["bots"]
+    who = ", ".join(bots) if len(set(bots)) > 1 else f"{bots[0]} at every seat"
     played = deals - redeals["total"]
     lines = [
-        f"Contracts — rules {rules.name}, bots: {bots}, {deals:,} deals, seed "
-        f"{result.metadata['seed']}, chunks of {result.chunk_size:,}, mode: auction, "
+        f"Contracts — rules {rules.name}, bots: {who}, {deals:,} deals, seed "
+        f"{metadata['seed']}, chunks of {metadata['chunk_size']:,}, mode: auction, "
         f"tarot-analysis {__version__}",
         f"{deals / elapsed:,.0f} deals per second ({elapsed:.2f} s). Redealt and left out: "
         f"{redeals['petit_sec']:,} with a Petit sec, {redeals['all_passed']:,} where everyone "

@@ -39,6 +39,53 @@ def test_play_json_names_rules_bots_mode_and_every_contract(
         assert entry["made"] == round(entry["rate"] * entry["n"])
 
 
+@pytest.mark.parametrize("rules", ["fft-4", "legacy-6"])
+def test_play_counts_without_rows_give_the_table_of_the_rows(
+    capsys: pytest.CaptureFixture[str], rules: str
+) -> None:
+    argv = ["play", "--rules", rules, "--deals", "9000", "--chunk-size", "2000", "--json"]
+    results = []
+    for extra in ([], ["--no-rows"]):
+        code, out, _ = run(capsys, *argv, *extra)
+        assert code == 0
+        summary = json.loads(out)
+        summary.pop("seconds")
+        results.append(summary)
+    rows, counts = results
+    assert counts["metadata"].pop("rows") is False
+    assert rows == counts  # the same numbers, to the last bit
+    assert sum(c["n"] for c in counts["contracts"].values()) == 9000 - counts["redeals"]["total"]
+
+
+def test_counts_add_up_across_chunks_and_refuse_a_score_they_cannot_hold() -> None:
+    from tarot_analysis.engine.play import ContractCounts
+
+    rules = load_rules("fft-5")
+    result = play(rules, 4000, seed=3, chunk_size=1000)
+    scores = result.scores()
+    halves = [
+        ContractCounts.of(
+            part, rules, redeals=dict.fromkeys(("petit_sec", "all_passed", "total"), 0)
+        )
+        for part in (scores.iloc[:1500], scores.iloc[1500:])
+    ]
+    merged = halves[0] + halves[1]
+    assert merged.sums.equals(result.counts(scores).sums) and merged.deals == 4000
+    broken = scores.copy()
+    broken.loc[~broken["redeal"], "taker_score"] += 0.01
+    with pytest.raises(ValueError, match="1/12 points"):
+        ContractCounts.of(broken, rules, redeals=result.redeals())
+
+
+def test_no_rows_with_out_or_for_tarocco_is_one_clear_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code, _, err = run(capsys, "play", "--no-rows", "--out", str(tmp_path / "x.parquet"))
+    assert code == 2 and "--no-rows" in err and len(err.strip().splitlines()) == 1
+    code, _, err = run(capsys, "play", "--rules", "tarocco", "--no-rows", "--deals", "10")
+    assert code == 2 and "Tarocco" in err and len(err.strip().splitlines()) == 1
+
+
 def test_play_saves_every_deal_with_metadata(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

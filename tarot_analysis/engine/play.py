@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -36,7 +36,7 @@ from tarot_analysis.rules import Rules
 from tarot_analysis.simulate import map_chunks, run_metadata
 from tarot_analysis.stats import wilson_interval
 
-__all__ = ["PlayResult", "play", "play_given", "replay"]
+__all__ = ["ContractCounts", "PlayResult", "play", "play_counts", "play_given", "replay"]
 
 
 @dataclass
@@ -72,15 +72,11 @@ class PlayResult:
         bout (``petit_au_bout_side``), the points of the dog and the écart, the called cards
         and each seat's poignée.
         """
-        frame = score_outcomes(self.outcomes, self.poignees, self.rules)
+        frame = self._scored()
         raw = self.raw()
         reasons = {REDEAL_NONE: "", REDEAL_PETIT_SEC: "petit_sec", REDEAL_ALL_PASSED: "all_passed"}
         frame.insert(1, "redeal_reason", raw["redeal"].map(reasons))
         seats = np.clip(frame["taker"].to_numpy(), 0, None)
-        seat_scores = frame[[f"score_{seat}" for seat in range(self.rules.players)]].to_numpy()
-        frame["taker_score"] = np.where(
-            frame["redeal"], np.nan, seat_scores[np.arange(len(frame)), seats]
-        )
         for column in ("attack_tricks", "defence_tricks", "chelem_announced"):
             frame[column] = raw[column]
         side = raw["petit_au_bout"].map({1: "attack", 0: "defence", -1: ""})
@@ -111,31 +107,25 @@ class PlayResult:
         frame.index.name = "deal"
         return frame
 
+    def _scored(self) -> pd.DataFrame:
+        """:func:`score_outcomes` of every deal, with the taker's own score."""
+        frame = score_outcomes(self.outcomes, self.poignees, self.rules)
+        seats = np.clip(frame["taker"].to_numpy(), 0, None)
+        seat_scores = frame[[f"score_{seat}" for seat in range(self.rules.players)]].to_numpy()
+        frame["taker_score"] = np.where(
+            frame["redeal"], np.nan, seat_scores[np.arange(len(frame)), seats]
+        )
+        return frame
+
+    def counts(self, scores: pd.DataFrame | None = None) -> ContractCounts:
+        """The contracts' sufficient statistics (see :class:`ContractCounts`)."""
+        scores = self._scored() if scores is None else scores
+        return ContractCounts.of(scores, self.rules, redeals=self.redeals())
+
     def contracts(self, scores: pd.DataFrame | None = None) -> pd.DataFrame:
         """Per contract: how often it was played, how often it made (Wilson 95% interval),
         and the taker's mean score. Redealt deals are left out (see :meth:`redeals`)."""
-        scores = self.scores() if scores is None else scores
-        played = scores[~scores["redeal"]]
-        rows = []
-        for contract in self.rules.contracts:
-            chosen = played[played["contract"] == contract.name]
-            n = len(chosen)
-            made = int(chosen["made"].sum()) if n else 0
-            low, high = wilson_interval(made, n)
-            nan = float("nan")
-            rows.append(
-                {
-                    "contract": contract.name,
-                    "n": n,
-                    "made": made,
-                    "rate": made / n if n else nan,
-                    "ci_low": float(low),
-                    "ci_high": float(high),
-                    "mean_taker_score": float(chosen["taker_score"].mean()) if n else nan,
-                    "mean_attack_points": float(chosen["attack_points"].mean()) if n else nan,
-                }
-            )
-        return pd.DataFrame(rows).set_index("contract")
+        return self.counts(scores).table()
 
     def redeals(self) -> dict[str, int]:
         """How many deals were void: a Petit sec, or nobody bid."""
@@ -145,6 +135,88 @@ class PlayResult:
             "all_passed": int(np.sum(reason == REDEAL_ALL_PASSED)),
             "total": int(np.sum(reason != REDEAL_NONE)),
         }
+
+
+#: Scores are counted in twelfths of a point and card points in halves, so that their sums are
+#: whole numbers and merge exactly (six-player shares leave halves, thirds and quarters).
+SCORE_UNIT: Final = 12
+POINT_UNIT: Final = 2
+
+
+def _whole(values: npt.ArrayLike, unit: int, what: str) -> npt.NDArray[np.int64]:
+    """``values × unit`` as whole numbers, or an error if they are not."""
+    scaled = np.asarray(values, dtype=float) * unit
+    whole = np.round(scaled)
+    if not np.allclose(scaled, whole, rtol=0, atol=1e-6):
+        raise ValueError(f"a {what} is not a whole number of 1/{unit} points")
+    return whole.astype(np.int64)
+
+
+@dataclass
+class ContractCounts:
+    """What the contracts table needs of a set of played deals, as sums that add up exactly.
+
+    Per contract (rows, in the order of the rules): ``n`` deals played in it, ``made``, and
+    the sums of the taker's score (``taker_twelfths``, and of its squares) and of the attack's
+    card points (``attack_halves``); plus the redeals and the deals dealt. The counts of
+    disjoint chunks add up with ``+``, so a run of any size needs memory for one table.
+    """
+
+    rules: Rules
+    sums: pd.DataFrame
+    redeals: dict[str, int]
+    deals: int
+
+    @classmethod
+    def of(cls, scores: pd.DataFrame, rules: Rules, *, redeals: dict[str, int]) -> ContractCounts:
+        """The counts of scored deals (a frame of :meth:`PlayResult.scores`)."""
+        played = scores[~scores["redeal"].to_numpy(dtype=bool)]
+        names = [contract.name for contract in rules.contracts]
+        contract = played["contract"].astype("string").fillna("").to_numpy(dtype=object)
+        taker = _whole(played["taker_score"], SCORE_UNIT, "taker's score")
+        attack = _whole(played["attack_points"], POINT_UNIT, "card point count")
+        made = played["made"].to_numpy(dtype=bool, na_value=False)
+        rows = {}
+        for name in names:
+            chosen = contract == name
+            rows[name] = {
+                "n": int(chosen.sum()),
+                "made": int(made[chosen].sum()),
+                "taker_twelfths": int(taker[chosen].sum()),
+                "taker_twelfths_sq": int((taker[chosen] ** 2).sum()),
+                "attack_halves": int(attack[chosen].sum()),
+            }
+        sums = pd.DataFrame.from_dict(rows, orient="index").astype(np.int64)
+        sums.index.name = "contract"
+        return cls(rules=rules, sums=sums, redeals=dict(redeals), deals=len(scores))
+
+    def __add__(self, other: ContractCounts) -> ContractCounts:
+        redeals = {key: self.redeals[key] + other.redeals[key] for key in self.redeals}
+        return ContractCounts(
+            rules=self.rules, sums=self.sums + other.sums, redeals=redeals,
+            deals=self.deals + other.deals,
+        )  # fmt: skip
+
+    def table(self) -> pd.DataFrame:
+        """Per contract: n, made, the success rate and its Wilson 95% interval, the taker's
+        mean score and the attack's mean card points (NaN for a contract never played)."""
+        n = self.sums["n"].to_numpy()
+        made = self.sums["made"].to_numpy()
+        low, high = wilson_interval(made, n)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            table = pd.DataFrame(
+                {
+                    "n": n,
+                    "made": made,
+                    "rate": made / n,
+                    "ci_low": low,
+                    "ci_high": high,
+                    "mean_taker_score": self.sums["taker_twelfths"].to_numpy() / SCORE_UNIT / n,
+                    "mean_attack_points": self.sums["attack_halves"].to_numpy() / POINT_UNIT / n,
+                },
+                index=self.sums.index,
+            )
+        return table
 
 
 def _bot_ids(
@@ -367,6 +439,50 @@ def play(
     if not keep_tricks:
         result.tricks = result.leaders = result.ecarts = result.bids = None
     return result
+
+
+def play_counts(
+    rules: Rules,
+    deals: int,
+    *,
+    bots: str | Sequence[str] = "random",
+    seed: int | np.random.SeedSequence | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    threads: int | None = None,
+    progress: bool = False,
+    client: Any = None,
+) -> tuple[ContractCounts, dict[str, Any]]:
+    """Play ``deals`` deals as :func:`play` does, keeping only each chunk's contract counts.
+
+    Memory stays that of a few chunks whatever ``deals``: the deals and their outcomes are
+    forgotten once counted. The counts equal those of ``play(...).counts()``. Returns them
+    with the run's metadata.
+    """
+    table = _table(rules, deals, bots, seed, None, chunk_size)
+    sizes = {
+        chunk: min(chunk_size, deals - chunk * chunk_size)
+        for chunk in range(-(-deals // chunk_size))
+    }
+
+    def count(chunk: int) -> ContractCounts:
+        part = table.empty(sizes[chunk], keep_tricks=False)
+        table.play_chunk(chunk, part, 0, sizes[chunk])
+        return part.counts()
+
+    total: ContractCounts | None = None
+    bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
+    with bar:
+        for counts in map_chunks(
+            count, sizes, threads=threads, progress=bar, progress_step=lambda c: c.deals,
+            client=client,
+        ):  # fmt: skip
+            total = counts if total is None else total + counts
+    assert total is not None
+    metadata = run_metadata(rules, table.root, chunk_size, deals) | {
+        "bots": list(table.names),
+        "rows": False,
+    }
+    return total, metadata
 
 
 def replay(
