@@ -23,6 +23,7 @@ import pyarrow as pa
 
 from tarot_analysis import evaluators
 from tarot_analysis.counterfactual import play_every_contract
+from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
 from tarot_analysis.rules import Rules
@@ -94,34 +95,22 @@ GROUPINGS: Final = {
     "bouts_and_trumps": ("bouts_and_trumps",),
 }
 
-#: Scores are counted in twelfths of a point: shares between two, three or four players leave
-#: halves, thirds and quarters, so that sums of scores stay whole numbers and merge exactly.
-SCORE_UNIT: Final = 12
-
 _KEYS: Final = ("grouping", "key_1", "key_2")
 
 
 def rows_counts(rows: pd.DataFrame, contracts: Sequence[str]) -> pd.DataFrame:
     """The sufficient statistics of guidance rows: per grouping and key, over played deals,
     ``n``, and per contract the deals made and the sum and sum of squares of the taker's score
-    (in :data:`SCORE_UNIT` ths of a point). Plus grouping ``deals``, keyed by the redeal flag.
+    in twelfths of a point (whole numbers). Plus grouping ``deals``, keyed by the redeal flag.
 
     Counts of disjoint sets of deals add up (:func:`merge_counts`): a run of any size is
     summarised in memory proportional to the tables.
     """
     played = rows[~rows["redeal"].to_numpy(dtype=bool)]
-    values: dict[str, Any] = {}
-    for name in contracts:
-        values[f"made_{name}"] = played[f"made_{name}"].to_numpy(dtype=np.int64)
-        score = played[f"score_{name}"].to_numpy(dtype=float) * SCORE_UNIT
-        whole = np.round(score)
-        if not np.allclose(score, whole, rtol=0, atol=1e-6):
-            raise ValueError(f"a {name} score is not a whole number of 1/{SCORE_UNIT} points")
-        values[f"twelfths_{name}"] = whole.astype(np.int64)
-        values[f"twelfths_sq_{name}"] = whole.astype(np.int64) ** 2
+    values = _summands(played, contracts)
     parts = []
     for grouping, keys in GROUPINGS.items():
-        frame = pd.DataFrame(values | {"n": np.ones(len(played), dtype=np.int64)})
+        frame = pd.DataFrame(values)
         frame["key_1"] = played[keys[0]].to_numpy(dtype=np.int64)
         frame["key_2"] = played[keys[1]].to_numpy(dtype=np.int64) if len(keys) > 1 else 0
         summed = frame.groupby(["key_1", "key_2"], sort=True).sum().reset_index()
@@ -131,7 +120,7 @@ def rows_counts(rows: pd.DataFrame, contracts: Sequence[str]) -> pd.DataFrame:
     deals = pd.DataFrame({"key_1": [0, 1], "n": np.bincount(redeal, minlength=2)})
     parts.append(deals.assign(grouping="deals", key_2=0))
     counts = pd.concat(parts, ignore_index=True).fillna(0)
-    columns = [*_KEYS, "n", *values]
+    columns = [*_KEYS, *values]
     counts = counts[columns].astype({c: np.int64 for c in columns if c != "grouping"})
     return counts.sort_values(list(_KEYS), ignore_index=True)  # the order merge_counts gives
 
@@ -288,15 +277,21 @@ def table_by(data: GuidanceData, keys: str | list[str], *, min_n: int = 1) -> pd
     return table[table["n"] >= min_n]
 
 
+def _summands(played: pd.DataFrame, contracts: Sequence[str]) -> dict[str, Any]:
+    """Per played row, what the counts add up: 1, and per contract made and the taker's score
+    (and its square) in :data:`~tarot_analysis.engine.scoring.SCORE_UNIT` ths of a point."""
+    values: dict[str, Any] = {"n": np.ones(len(played), dtype=np.int64)}
+    for name in contracts:
+        values[f"made_{name}"] = played[f"made_{name}"].to_numpy(dtype=np.int64)
+        score = whole_units(played[f"score_{name}"], SCORE_UNIT, f"{name} score")
+        values[f"twelfths_{name}"] = score
+        values[f"twelfths_sq_{name}"] = score**2
+    return values
+
+
 def _counts_by(played: pd.DataFrame, keys: list[str], contracts: Sequence[str]) -> pd.DataFrame:
     """Counts of played rows by any columns, as :func:`rows_counts` counts its groupings."""
-    columns: dict[str, Any] = {"n": np.ones(len(played), dtype=np.int64)}
-    for name in contracts:
-        whole = np.round(played[f"score_{name}"].to_numpy(dtype=float) * SCORE_UNIT)
-        columns[f"made_{name}"] = played[f"made_{name}"].to_numpy(dtype=np.int64)
-        columns[f"twelfths_{name}"] = whole.astype(np.int64)
-        columns[f"twelfths_sq_{name}"] = whole.astype(np.int64) ** 2
-    frame = pd.DataFrame(columns, index=pd.MultiIndex.from_frame(played[keys]))
+    frame = pd.DataFrame(_summands(played, contracts), index=pd.MultiIndex.from_frame(played[keys]))
     return frame.groupby(level=keys).sum()
 
 

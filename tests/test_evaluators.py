@@ -8,7 +8,6 @@ for the third hand, the trump subtotal 45.
 
 from __future__ import annotations
 
-import doctest
 from fractions import Fraction
 
 import numpy as np
@@ -17,7 +16,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarot_analysis import evaluators
 from tarot_analysis.cards import (
     EXCUSE,
     N_CARDS,
@@ -571,9 +569,3 @@ def test_registry() -> None:
         evaluate(Hand.parse(GARDE_HAND), "chavy")
     with pytest.raises(TarotInputError, match="distribution"):
         evaluate(Hand.parse(GARDE_HAND), "bouts_and_trumps", with_distribution=True)
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(evaluators, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0
-    assert result.failed == 0

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import doctest
 import os
 import subprocess
 import sys
@@ -466,9 +465,3 @@ def test_module_imports_without_display_or_matplotlib() -> None:
         check=True,
     )
     assert "garde_contre" in result.stdout
-
-
-def test_doctests() -> None:
-    result = doctest.testmod(plots, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0
-    assert result.failed == 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import base64
-import doctest
 import json
 import os
 import re
@@ -152,10 +151,6 @@ def test_report_is_written_where_it_says() -> None:
     assert report.guidance_folder("fft-4", ("random",) * 4, 1, DEALS) == Path(
         "data/guidance-fft-4-random-seed1-20000"
     )
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(report).failed == 0
 
 
 def test_report_stands_alone(built: Built) -> None:

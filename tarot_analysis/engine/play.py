@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -30,7 +30,7 @@ from tarot_analysis.engine.outcome import (
     REDEAL_PETIT_SEC,
 )
 from tarot_analysis.engine.params import EngineRules, engine_rules
-from tarot_analysis.engine.scoring import score_outcomes
+from tarot_analysis.engine.scoring import POINT_UNIT, SCORE_UNIT, score_outcomes, whole_units
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
 from tarot_analysis.simulate import map_chunks, run_metadata
@@ -137,21 +137,6 @@ class PlayResult:
         }
 
 
-#: Scores are counted in twelfths of a point and card points in halves, so that their sums are
-#: whole numbers and merge exactly (six-player shares leave halves, thirds and quarters).
-SCORE_UNIT: Final = 12
-POINT_UNIT: Final = 2
-
-
-def _whole(values: npt.ArrayLike, unit: int, what: str) -> npt.NDArray[np.int64]:
-    """``values × unit`` as whole numbers, or an error if they are not."""
-    scaled = np.asarray(values, dtype=float) * unit
-    whole = np.round(scaled)
-    if not np.allclose(scaled, whole, rtol=0, atol=1e-6):
-        raise ValueError(f"a {what} is not a whole number of 1/{unit} points")
-    return whole.astype(np.int64)
-
-
 @dataclass
 class ContractCounts:
     """What the contracts table needs of a set of played deals, as sums that add up exactly.
@@ -173,8 +158,8 @@ class ContractCounts:
         played = scores[~scores["redeal"].to_numpy(dtype=bool)]
         names = [contract.name for contract in rules.contracts]
         contract = played["contract"].astype("string").fillna("").to_numpy(dtype=object)
-        taker = _whole(played["taker_score"], SCORE_UNIT, "taker's score")
-        attack = _whole(played["attack_points"], POINT_UNIT, "card point count")
+        taker = whole_units(played["taker_score"], SCORE_UNIT, "taker's score")
+        attack = whole_units(played["attack_points"], POINT_UNIT, "card point count")
         made = played["made"].to_numpy(dtype=bool, na_value=False)
         rows = {}
         for name in names:

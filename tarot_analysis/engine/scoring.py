@@ -31,10 +31,16 @@ from tarot_analysis.engine.outcome import (
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import BOUT_COUNT, Rules
 
-__all__ = ["SCORE_PARTS", "score_outcomes"]
+__all__ = ["POINT_UNIT", "SCORE_PARTS", "SCORE_UNIT", "score_outcomes", "whole_units"]
 
 #: The parts of the score for each defender, each a column of :func:`score_outcomes`.
 SCORE_PARTS: Final = ("base", "petit_au_bout", "poignee", "chelem")
+
+#: Scores are whole numbers of twelfths of a point (six-player shares leave halves, thirds and
+#: quarters), and card points of halves: counted in these units, sums of scores and points are
+#: whole numbers, which add up exactly in any order (per-chunk counts merge without rounding).
+SCORE_UNIT: Final = 12
+POINT_UNIT: Final = 2
 
 #: Poignée levels a seat can show: 0 none, 1 simple, 2 double, 3 triple.
 POIGNEE_LEVELS: Final = 3
@@ -362,3 +368,16 @@ def _refuse(bad: BoolArray, problem: str) -> None:
     """Refuse the deals marked ``bad``, naming the first."""
     if bad.any():
         raise TarotInputError(f"{problem}: deal {int(np.flatnonzero(bad)[0])}")
+
+
+def whole_units(values: npt.ArrayLike, unit: int, what: str) -> npt.NDArray[np.int64]:
+    """``values`` counted in ``1/unit`` points, as whole numbers; an error if one is not.
+
+    >>> whole_units([1.5, -2.25, 1 / 3], SCORE_UNIT, "score").tolist()
+    [18, -27, 4]
+    """
+    scaled = np.asarray(values, dtype=np.float64) * unit
+    whole = np.round(scaled)
+    if not np.allclose(scaled, whole, rtol=0, atol=1e-6):
+        raise ValueError(f"a {what} is not a whole number of 1/{unit} points")
+    return whole.astype(np.int64)
