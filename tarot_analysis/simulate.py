@@ -138,6 +138,11 @@ def check_output_path(path: str | Path) -> Path:
     return target
 
 
+#: Chunks in flight per worker thread of a cluster: enough that a worker always has the next
+#: chunk at hand while its last result travels back.
+CHUNKS_PER_WORKER_THREAD = 4
+
+
 def _map_on_cluster(
     work: Callable[[int], T],
     chunks: Iterable[int],
@@ -145,33 +150,53 @@ def _map_on_cluster(
     progress: tqdm | None,
     progress_step: Callable[[T], int] | None,
 ) -> Iterator[T]:
-    """``map_chunks`` on a Dask cluster: a few chunks per worker in flight, results in order."""
+    """``map_chunks`` on a Dask cluster: results yielded in chunk order, taken as they finish.
+
+    A few chunks per worker thread are in flight; results that finish ahead of an earlier
+    chunk wait here, and no more chunks are sent while too many wait, so memory stays bounded.
+    """
     import uuid
 
+    from distributed import as_completed
+
     run = uuid.uuid4().hex[:8]
-    width = max(1, 2 * len(client.scheduler_info().get("workers", {})))
+    threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
+    width = CHUNKS_PER_WORKER_THREAD * max(1, threads)
     # The work and what it holds (rules, plans, forced contracts) travel to each worker once,
     # not with every chunk; a copy on every worker survives the loss of one.
     shipped = client.scatter(work, broadcast=True, hash=False)
-    pending: deque[Any] = deque()
+    order = iter(chunks)
+    expected: deque[int] = deque()  # chunks sent, in the order their results are due
+    chunk_of: dict[str, int] = {}  # task key -> chunk
+    finished: dict[int, T] = {}
+    running = as_completed(with_results=True)
 
-    def take() -> T:
-        result: T = pending.popleft().result()
-        if progress is not None:
-            progress.update(progress_step(result) if progress_step else 1)
-        return result
+    def send() -> bool:
+        chunk = next(order, None)
+        if chunk is None:
+            return False
+        key = f"tarot-chunk-{run}-{chunk}"
+        running.add(client.submit(_call, shipped, chunk, key=key, pure=False, retries=3))
+        chunk_of[key] = chunk
+        expected.append(chunk)
+        return True
 
     try:
-        for chunk in chunks:
-            key = f"tarot-chunk-{run}-{chunk}"
-            pending.append(client.submit(_call, shipped, chunk, key=key, pure=False, retries=3))
-            if len(pending) >= width:
-                yield take()
-        while pending:
-            yield take()
+        while len(expected) < width and send():
+            pass
+        for future, result in running:
+            finished[chunk_of.pop(future.key)] = result
+            while expected and expected[0] in finished:
+                done = finished.pop(expected.popleft())
+                if progress is not None:
+                    progress.update(progress_step(done) if progress_step else 1)
+                yield done
+            while len(expected) < width and send():
+                pass
     finally:
-        for future in pending:
+        for future in list(running.futures):  # chunks still running when the run stops
             future.cancel()
+        running.clear()
         shipped.release()
 
 

@@ -99,6 +99,18 @@ def client():  # type: ignore[no-untyped-def]
         yield running
 
 
+def test_chunks_come_back_in_order_however_long_each_takes(client) -> None:  # type: ignore[no-untyped-def]
+    import time
+
+    from tarot_analysis.simulate import map_chunks
+
+    def work(chunk: int) -> int:
+        time.sleep(0.03 * ((chunk * 7) % 5))  # later chunks often finish first
+        return chunk
+
+    assert list(map_chunks(work, range(40), client=client)) == list(range(40))
+
+
 def test_play_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
     from tarot_analysis.engine.play import play
 
