@@ -7,6 +7,7 @@ in flight, so memory stays bounded whatever the number of deals.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -138,9 +139,13 @@ def check_output_path(path: str | Path) -> Path:
     return target
 
 
-#: Chunks in flight per worker thread of a cluster: enough that a worker always has the next
-#: chunk at hand while its last result travels back.
-CHUNKS_PER_WORKER_THREAD = 4
+#: Chunks a cluster task computes one after the other: fewer, longer tasks spend less of the
+#: machines' time on scheduling and messages (with one chunk per task, a 2-worker cluster on
+#: 2 cores ran hands 30% slower than threads; with four, as fast).
+CHUNKS_PER_TASK = 4
+#: Tasks in flight per worker thread: enough that a worker always has the next task at hand
+#: while the result of its last one travels back.
+TASKS_PER_WORKER_THREAD = 2
 
 
 def _map_on_cluster(
@@ -152,8 +157,9 @@ def _map_on_cluster(
 ) -> Iterator[T]:
     """``map_chunks`` on a Dask cluster: results yielded in chunk order, taken as they finish.
 
-    A few chunks per worker thread are in flight; results that finish ahead of an earlier
-    chunk wait here, and no more chunks are sent while too many wait, so memory stays bounded.
+    Tasks of a few consecutive chunks each, a few per worker thread in flight; results that
+    finish ahead of an earlier task wait here, and no more tasks are sent while too many wait,
+    so memory stays bounded.
     """
     import uuid
 
@@ -161,45 +167,45 @@ def _map_on_cluster(
 
     run = uuid.uuid4().hex[:8]
     threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
-    width = CHUNKS_PER_WORKER_THREAD * max(1, threads)
+    width = TASKS_PER_WORKER_THREAD * max(1, threads)
     # The work and what it holds (rules, plans, forced contracts) travel to each worker once,
-    # not with every chunk; a copy on every worker survives the loss of one.
+    # not with every task; a copy on every worker survives the loss of one.
     shipped = client.scatter(work, broadcast=True, hash=False)
     order = iter(chunks)
-    expected: deque[int] = deque()  # chunks sent, in the order their results are due
-    chunk_of: dict[str, int] = {}  # task key -> chunk
-    finished: dict[int, T] = {}
+    expected: deque[int] = deque()  # tasks sent, in the order their results are due
+    finished: dict[int, list[T]] = {}
     running = as_completed(with_results=True)
+    keys: dict[str, int] = {}  # task key -> task number
 
     def send() -> bool:
-        chunk = next(order, None)
-        if chunk is None:
+        batch = list(itertools.islice(order, CHUNKS_PER_TASK))
+        if not batch:
             return False
-        key = f"tarot-chunk-{run}-{chunk}"
-        running.add(client.submit(_call, shipped, chunk, key=key, pure=False, retries=3))
-        chunk_of[key] = chunk
-        expected.append(chunk)
+        key = f"tarot-chunks-{run}-{batch[0]}-{batch[-1]}"
+        running.add(client.submit(_call, shipped, batch, key=key, pure=False, retries=3))
+        keys[key] = len(keys)
+        expected.append(keys[key])
         return True
 
     try:
         while len(expected) < width and send():
             pass
-        for future, result in running:
-            finished[chunk_of.pop(future.key)] = result
+        for future, results in running:
+            finished[keys[future.key]] = results
             while expected and expected[0] in finished:
-                done = finished.pop(expected.popleft())
-                if progress is not None:
-                    progress.update(progress_step(done) if progress_step else 1)
-                yield done
+                for done in finished.pop(expected.popleft()):
+                    if progress is not None:
+                        progress.update(progress_step(done) if progress_step else 1)
+                    yield done
             while len(expected) < width and send():
                 pass
     finally:
-        for future in list(running.futures):  # chunks still running when the run stops
+        for future in list(running.futures):  # tasks still running when the run stops
             future.cancel()
         running.clear()
         shipped.release()
 
 
-def _call(work: Callable[[int], T], chunk: int) -> T:
-    """``work(chunk)``, on a worker: the work arrives as a scattered value."""
-    return work(chunk)
+def _call(work: Callable[[int], T], chunks: list[int]) -> list[T]:
+    """``work`` of each chunk, on a worker: the work arrives as a scattered value."""
+    return [work(chunk) for chunk in chunks]
