@@ -19,6 +19,7 @@ from numba.extending import intrinsic
 
 __all__ = [
     "bounded",
+    "chunk_lane_states",
     "chunk_seed_sequence",
     "chunk_states",
     "draw_below",
@@ -140,6 +141,20 @@ def chunk_states(root: np.random.SeedSequence, first: int, count: int) -> npt.ND
             state[0] = 1
         states[k] = state
     return states
+
+
+def chunk_lane_states(
+    root: np.random.SeedSequence, chunk: int, generators: int
+) -> npt.NDArray[np.uint64]:
+    """Side-by-side xoshiro256** states of chunk ``chunk``, shape ``(4, generators)``.
+
+    Row ``k`` holds word ``k`` of every generator, so that a kernel loads one state word of
+    all of them at once. All come from the chunk's seed sequence.
+    """
+    words = chunk_seed_sequence(root, chunk).generate_state(4 * generators, np.uint64)
+    states = words.reshape(generators, 4)
+    states[~states.any(axis=1), 0] = 1  # the state xoshiro cannot leave; never drawn in practice
+    return np.ascontiguousarray(states.T)
 
 
 @njit(inline="always")

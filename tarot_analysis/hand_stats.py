@@ -29,9 +29,9 @@ from tqdm.auto import tqdm
 
 from tarot_analysis import __version__, exact
 from tarot_analysis._jit import normalise_seed
-from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk, make_plan
+from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk_features, make_plan
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.features import FEATURES, N_FEATURES, features_frame, features_kernel
+from tarot_analysis.features import FEATURES, N_FEATURES, features_frame
 from tarot_analysis.rules import Rules
 from tarot_analysis.simulate import check_output_path, map_chunks, run_metadata, seed_label
 from tarot_analysis.stats import chi_square_gof, rate_table
@@ -317,17 +317,14 @@ def run_hands(
     def work(chunk: int) -> tuple[int, HandCounts, npt.NDArray[np.uint8] | None]:
         size = min(chunk_size, deals - chunk * chunk_size)
         stream = DealStream.open(plan, root, chunk)
-        masks, features = _scratch(plan.groups)
+        features = _scratch(plan.groups)
         counts = HandCounts(plan.groups)
         kept = []
         # Blocks small enough for the core's cache, in buffers each thread reuses; the stream
         # carries over, so the deals are those of one call over the whole chunk.
         for start in range(0, size, _BLOCK):
             block = min(_BLOCK, size - start)
-            deal_chunk(plan, stream, block, masks[:block])
-            features_kernel(
-                masks[:block].reshape(-1, 2), features[:block].reshape(-1, N_FEATURES), plan.params
-            )
+            deal_chunk_features(plan, stream, block, features[:block])
             counts.add_features(features[:block], rules.players)
             if out is not None:
                 kept.append(features[:block].copy())
@@ -355,17 +352,14 @@ def run_hands(
 _SCRATCH = threading.local()
 
 
-def _scratch(groups: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint8]]:
-    """This thread's reusable block buffers: masks and features."""
+def _scratch(groups: int) -> npt.NDArray[np.uint8]:
+    """This thread's reusable block buffer of features."""
     store = _SCRATCH
-    buffers = getattr(store, "buffers", None)
-    if buffers is None or buffers[0].shape[1] != groups:
-        buffers = (
-            np.zeros((_BLOCK, groups, 2), dtype=np.uint64),
-            np.empty((_BLOCK, groups, N_FEATURES), dtype=np.uint8),
-        )
-        store.buffers = buffers
-    return buffers
+    features: npt.NDArray[np.uint8] | None = getattr(store, "features", None)
+    if features is None or features.shape[1] != groups:
+        features = np.empty((_BLOCK, groups, N_FEATURES), dtype=np.uint8)
+        store.features = features
+    return features
 
 
 class _FeatureWriter:

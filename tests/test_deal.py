@@ -9,7 +9,14 @@ import pytest
 from numba import njit
 
 from tarot_analysis import cards, exact
-from tarot_analysis.deal import deal, deal_features, make_plan
+from tarot_analysis.deal import (
+    DealStream,
+    deal,
+    deal_chunk,
+    deal_chunk_features,
+    deal_features,
+    make_plan,
+)
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
 from tarot_analysis.hand_stats import HandCounts, HandStats, run_hands
@@ -54,6 +61,41 @@ def test_same_seed_same_deals_on_one_or_two_threads() -> None:
     assert features_one.tobytes() == hand_features(one.masks, rules).tobytes()
 
 
+FOUR_PLAYER_HAND = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [{}, {"hand": FOUR_PLAYER_HAND, "seat": 2}, {"where": {"bouts": 2}, "seat": 1}],
+    ids=["whole pack", "fixed hand", "constraint"],
+)
+def test_a_chunk_dealt_in_pieces_gives_the_deals_of_one_call(request_: dict[str, Any]) -> None:
+    """Pieces of any size, as masks or as features, continue one another exactly.
+
+    The dealer deals sixteen deals at a time: pieces that end inside such a block leave the
+    rest of it waiting for the next piece.
+    """
+    rules = load_rules("fft-4")
+    plan = make_plan(rules, **request_)
+    root = np.random.SeedSequence(5)
+    whole, rejected = deal_chunk(plan, DealStream.open(plan, root, 3), 1_000)
+    stream = DealStream.open(plan, root, 3)
+    pieces, rejected_in_pieces, left = [], 0, 1_000
+    rng = np.random.default_rng(0)
+    while left:
+        size = int(min(left, rng.integers(0, 40)))
+        if rng.random() < 0.5:
+            masks, dropped = deal_chunk(plan, stream, size)
+            pieces.append(hand_features(masks, rules))
+        else:
+            features, dropped = deal_chunk_features(plan, stream, size)
+            pieces.append(features)
+        rejected_in_pieces += dropped
+        left -= size
+    assert np.array_equal(np.concatenate(pieces), hand_features(whole, rules))
+    assert rejected_in_pieces == rejected
+
+
 def test_different_seeds_give_different_deals() -> None:
     rules = load_rules("fft-4")
     assert not np.array_equal(deal(rules, 100, seed=1).masks, deal(rules, 100, seed=2).masks)
@@ -61,7 +103,7 @@ def test_different_seeds_give_different_deals() -> None:
 
 def test_a_fixed_hand_stays_and_the_rest_is_dealt_around_it() -> None:
     rules = load_rules("fft-4")
-    hand = cards.Hand.parse("21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S")
+    hand = cards.Hand.parse(FOUR_PLAYER_HAND)
     deals = deal(rules, 30_000, seed=5, hand=hand, seat=2)
     lo, hi = hand.mask
     assert np.all(deals.masks[:, 2, 0] == lo) and np.all(deals.masks[:, 2, 1] == hi)

@@ -10,7 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tarot_analysis import cards
-from tarot_analysis.deal import deal
+from tarot_analysis.deal import deal, deal_features
 from tarot_analysis.features import (
     FEATURES,
     feature_index,
@@ -93,6 +93,16 @@ def test_compiled_features_match_a_plain_count_of_each_hand(preset: Rules) -> No
         hand = deals.hand(int(d), int(seat))
         expected = plain_features(hand.cards, preset)
         assert as_dict(features[d, seat]) == expected, (preset.name, int(d), int(seat), str(hand))
+
+
+def test_features_counted_while_dealing_match_those_of_the_masks(preset: Rules) -> None:
+    """The dealer's own count (in its registers) agrees with the count of the dealt masks.
+
+    An odd chunk size leaves blocks the dealer only partly hands out, counted another way.
+    """
+    masks = deal(preset, DEALS, seed=19, chunk_size=997).masks
+    counted = deal_features(preset, DEALS, seed=19, chunk_size=997)
+    assert np.array_equal(counted, hand_features(masks, preset))
 
 
 def test_the_seats_share_the_pack(preset: Rules) -> None:
