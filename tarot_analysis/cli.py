@@ -484,7 +484,10 @@ def _guidance(args: argparse.Namespace) -> int:
 
     bots = _bots(args.bots, rules.players)
     label = "-".join(args.bots)
-    data_folder = args.data or f"data/guidance-{rules.name}-{label}-seed{args.seed}-{args.deals}"
+    kept = "-counts" if args.no_rows else ""  # a run of counts never shares a folder of rows
+    data_folder = args.data or (
+        f"data/guidance-{rules.name}-{label}-seed{args.seed}-{args.deals}{kept}"
+    )
     tables_folder = args.tables or f"reports/guidance-{rules.name}-{label}"
     started = time.perf_counter()
 

@@ -131,3 +131,17 @@ def test_counts_merge_in_any_order(data) -> None:  # type: ignore[no-untyped-def
     broken["score_garde"] = broken["score_garde"] + 0.01
     with pytest.raises(ValueError, match="1/12 points"):
         rows_counts(broken, contracts)
+
+
+def test_a_run_of_counts_gets_its_own_default_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    argv = ["guidance", "--deals", "2000", "--bots", "random", "--json"]
+    assert main(argv) == 0 and main([*argv, "--no-rows"]) == 0  # no clash between the two
+    folders = sorted(p.name for p in (tmp_path / "data").iterdir())
+    assert folders == [
+        "guidance-fft-4-random-seed1-2000",
+        "guidance-fft-4-random-seed1-2000-counts",
+    ]
+    capsys.readouterr()
