@@ -261,18 +261,17 @@ def table_by(data: GuidanceData, keys: str | list[str], *, min_n: int = 1) -> pd
     needs a run that kept them.
     """
     names = [keys] if isinstance(keys, str) else list(keys)
-    grouping = next((g for g, columns in GROUPINGS.items() if list(columns) == names), None)
-    if names == ["chavey"]:
-        grouping = "chavey"  # the counts by (chavey, distribution), added up below
+    # A grouping kept as counts serves any leading part of its keys: Chavey's count alone adds
+    # up the counts by distribution count. Other keys need the rows.
+    grouping = next(
+        (g for g, columns in GROUPINGS.items() if list(columns[: len(names)]) == names), None
+    )
     if grouping is None:
         counts = _counts_by(data.played(), names, data.contracts)
     else:
         rows = data.counts[data.counts["grouping"] == grouping]
-        columns = ["key_1", "key_2"][: len(GROUPINGS[grouping])]
-        counts = rows.set_index(columns).drop(columns=[*_KEYS[:1], *_KEYS[1:][len(columns) :]])
-        counts.index.names = list(GROUPINGS[grouping])
-        if len(names) < len(GROUPINGS[grouping]):
-            counts = counts.groupby(level=names).sum()
+        named = rows.rename(columns=dict(zip(_KEYS[1:], GROUPINGS[grouping], strict=False)))
+        counts = named.groupby(names)[[c for c in rows.columns if c not in _KEYS]].sum()
     table = _rate_rows(counts, data.contracts)
     return table[table["n"] >= min_n]
 
