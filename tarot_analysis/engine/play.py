@@ -241,6 +241,11 @@ class _Table:
             bids=np.zeros((kept, rules.players), dtype=np.int8),
         )  # fmt: skip
 
+    def chunk_sizes(self, deals: int) -> dict[int, int]:
+        """The deals of each chunk of a run of ``deals`` deals, by chunk."""
+        size = self.chunk_size
+        return {chunk: min(size, deals - chunk * size) for chunk in range(-(-deals // size))}
+
     def play_chunk(self, chunk: int, result: PlayResult, start: int, stop: int) -> None:
         """Deals ``start .. stop`` of chunk ``chunk`` (counted from the chunk's first deal)
         into ``result`` rows ``0 .. stop − start`` — the deals before ``start`` are played too,
@@ -387,10 +392,7 @@ def play(
     """
     table = _table(rules, deals, bots, seed, forced, chunk_size, hand, seat)
     result = table.empty(deals, keep_tricks)
-    sizes = {
-        chunk: min(chunk_size, deals - chunk * chunk_size)
-        for chunk in range(-(-deals // chunk_size))
-    }
+    sizes = table.chunk_sizes(deals)
 
     def work(chunk: int) -> int:
         start = chunk * chunk_size
@@ -444,10 +446,7 @@ def play_counts(
     with the run's metadata.
     """
     table = _table(rules, deals, bots, seed, None, chunk_size)
-    sizes = {
-        chunk: min(chunk_size, deals - chunk * chunk_size)
-        for chunk in range(-(-deals // chunk_size))
-    }
+    sizes = table.chunk_sizes(deals)
 
     def count(chunk: int) -> ContractCounts:
         part = table.empty(sizes[chunk], keep_tricks=False)
