@@ -281,11 +281,12 @@ def compare_variants(
     baseline: dict[tuple[str, str], _PerDeal] = {}
     baseline_masks = np.empty(0, dtype=np.uint64)
     steps = sum(2 + (v.plays and mode == "counterfactual") for v in variants)
+    runs = {"threads": threads, "client": client}  # what runs the chunks of every run
     started = time.perf_counter()
     with tqdm(total=steps, unit="run", disable=not progress, desc="compare") as bar:
         for index, variant in enumerate(variants):
             bar.set_postfix_str(variant.label)
-            measured, masks = _measure(variant, deals, bot_names, seed, threads, client, mode, bar)
+            measured, masks = _measure(variant, deals, bot_names, seed, runs, mode, bar)
             if index == 0:
                 baseline, baseline_masks = measured, masks
             elif variant.paired and not np.array_equal(masks, baseline_masks):
@@ -373,12 +374,12 @@ def _measure(
     deals: int,
     bots: tuple[str, ...],
     seed: int,
-    threads: int | None,
-    client: Any,
+    runs: dict[str, Any],
     mode: str,
     bar: Any,
 ) -> tuple[dict[tuple[str, str], _PerDeal], npt.NDArray[np.uint64]]:
-    """Every measure of one variant, deal by deal, and the deals it was dealt."""
+    """Every measure of one variant, deal by deal, and the deals it was dealt. ``runs``: the
+    ``threads`` and Dask ``client`` that run the chunks."""
     from tarot_analysis.deal import deal
     from tarot_analysis.engine.play import play
 
@@ -386,21 +387,21 @@ def _measure(
     bot_arg: str | tuple[str, ...] = bots[0] if len(bots) == 1 else bots
     measured: dict[tuple[str, str], _PerDeal] = {}
     if variant.plays:
-        result = play(rules, deals, bots=bot_arg, seed=seed, threads=threads, client=client)
+        result = play(rules, deals, bots=bot_arg, seed=seed, **runs)
         bar.update(1)
         masks = result.masks
         scores = result.scores()
         if mode == "auction":
             contracts = _auction_contracts(rules, scores)
         else:
-            contracts = _counterfactual_contracts(rules, deals, bot_arg, seed, threads, client)
+            contracts = _counterfactual_contracts(rules, deals, bot_arg, seed, runs)
             bar.update(1)
         for item in (*contracts, *_table_measures(scores)):
             measured[item.measure, item.contract] = item
         del result, scores
     else:
-        masks = deal(rules, deals, seed, threads=threads, client=client).masks
-    hand = _hand_poignee(rules, masks, deals, seed, threads, client)
+        masks = deal(rules, deals, seed, **runs).masks
+    hand = _hand_poignee(rules, masks, deals, seed, runs)
     measured[hand.measure, hand.contract] = hand
     bar.update(1)
     return measured, masks
@@ -448,15 +449,12 @@ def _counterfactual_contracts(
     deals: int,
     bots: str | tuple[str, ...],
     seed: int,
-    threads: int | None,
-    client: Any,
+    runs: dict[str, Any],
 ) -> list[_PerDeal]:
     """Success and taker's score of every contract taken by seat 0 on every deal."""
     from tarot_analysis.counterfactual import play_every_contract
 
-    frame = play_every_contract(
-        rules, deals, seat=0, bots=bots, seed=seed, threads=threads, client=client
-    ).frame
+    frame = play_every_contract(rules, deals, seat=0, bots=bots, seed=seed, **runs).frame
     out = []
     for name in (c.name for c in rules.contracts):
         rows = frame[frame["contract"] == name].sort_values("deal")
@@ -475,8 +473,7 @@ def _hand_poignee(
     masks: npt.NDArray[np.uint64],
     deals: int,
     seed: int,
-    threads: int | None,
-    client: Any,
+    runs: dict[str, Any],
 ) -> _PerDeal:
     """Each deal's share of hands holding at least a simple poignée, with the exact rate.
 
@@ -490,7 +487,7 @@ def _hand_poignee(
     players = rules.players
     levels = hand_features(masks[:, :players], rules)[..., FEATURES.index("poignee")]
     with_poignee = (levels >= 1).sum(axis=1)
-    table = run_hands(rules, deals, seed, threads=threads, client=client).poignee()
+    table = run_hands(rules, deals, seed, **runs).poignee()
     simple = (table["per"] == "hand").to_numpy() & (table.index == "simple")
     counted = int(table["count"].to_numpy()[simple][0])
     exact = float(table["exact"].to_numpy()[simple][0])

@@ -282,15 +282,21 @@ def _stored_tables(
     return _Stored(path, stored["metadata"], tables, extra, False)
 
 
-def _hand_tables(
-    rules: Rules,
-    deals: int,
-    seed: int,
-    data_dir: Path,
-    threads: int | None,
-    client: Any,
-    progress: bool,
-) -> _Stored:
+@dataclass(frozen=True)
+class _Runs:
+    """Where the report's runs are stored, and what runs their chunks."""
+
+    data_dir: Path
+    threads: int | None
+    client: Any  # a Dask client, or None for local threads
+    progress: bool
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments every runner takes for its chunks."""
+        return {"threads": self.threads, "client": self.client, "progress": self.progress}
+
+
+def _hand_tables(rules: Rules, deals: int, seed: int, runs: _Runs) -> _Stored:
     """Hand statistics of ``deals`` deals, from ``data_dir`` when that run is stored there."""
     from tarot_analysis._jit import normalise_seed
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
@@ -300,25 +306,15 @@ def _hand_tables(
     metadata = run_metadata(rules, normalise_seed(seed), DEFAULT_CHUNK_SIZE, deals)
 
     def compute() -> tuple[dict[str, pd.DataFrame], dict[str, Any]]:
-        stats = run_hands(
-            rules, deals, seed, chunk_size=DEFAULT_CHUNK_SIZE, threads=threads,
-            progress=progress, client=client,
-        )  # fmt: skip
+        stats = run_hands(rules, deals, seed, chunk_size=DEFAULT_CHUNK_SIZE, **runs.options())
         return stats.tables(), {}
 
-    path = data_dir / f"hands-{rules.name}-seed{seed}-{deals}.json"
+    path = runs.data_dir / f"hands-{rules.name}-seed{seed}-{deals}.json"
     return _stored_tables(path, metadata, compute)
 
 
 def _auction_tables(
-    rules: Rules,
-    deals: int,
-    bots: tuple[str, ...],
-    seed: int,
-    data_dir: Path,
-    threads: int | None,
-    client: Any,
-    progress: bool,
+    rules: Rules, deals: int, bots: tuple[str, ...], seed: int, runs: _Runs
 ) -> _Stored:
     """Contracts bid and made in auction mode, from ``data_dir`` when that run is stored there.
 
@@ -338,9 +334,8 @@ def _auction_tables(
 
     def compute() -> tuple[dict[str, pd.DataFrame], dict[str, Any]]:
         result = play(
-            rules, deals, bots=bots, seed=seed, chunk_size=DEFAULT_CHUNK_SIZE, threads=threads,
-            progress=progress, client=client,
-        )  # fmt: skip
+            rules, deals, bots=bots, seed=seed, chunk_size=DEFAULT_CHUNK_SIZE, **runs.options()
+        )
         scores = result.scores()
         table = result.contracts(scores)
         redeals = result.redeals()
@@ -360,7 +355,7 @@ def _auction_tables(
         return {"contracts": table}, {"redeals": redeals, "played": played}
 
     name = f"contracts-{rules.name}-{_bots_label(bots)}-seed{seed}-{deals}.json"
-    return _stored_tables(data_dir / name, metadata, compute)
+    return _stored_tables(runs.data_dir / name, metadata, compute)
 
 
 # --- Guidance ----------------------------------------------------------------------------------
@@ -378,22 +373,13 @@ class _Guidance:
     resumed: int
 
 
-def _guidance(
-    rules: Rules,
-    deals: int,
-    bots: tuple[str, ...],
-    seed: int,
-    data_dir: Path,
-    threads: int | None,
-    client: Any,
-    progress: bool,
-) -> _Guidance:
+def _guidance(rules: Rules, deals: int, bots: tuple[str, ...], seed: int, runs: _Runs) -> _Guidance:
     from tarot_analysis.guidance import compare_evaluators, guidance_tables, run_guidance
 
-    folder = guidance_folder(rules.name, bots, seed, deals, data_dir)
+    folder = guidance_folder(rules.name, bots, seed, deals, runs.data_dir)
     data = run_guidance(
         rules, deals, folder, bots=bots, seed=seed, chunk_size=GUIDANCE_CHUNK_SIZE,
-        threads=threads, progress=progress, client=client,
+        **runs.options(),
     )  # fmt: skip
     tables = guidance_tables(data)
     contract = "garde" if "garde" in data.contracts else data.contracts[0]
@@ -1369,9 +1355,10 @@ def build_report(
         deals=deals,
         auction_deals=auction_deals,
     )
-    hands = _hand_tables(loaded, deals, seed, data, threads, client, progress)
-    auction = _auction_tables(loaded, auction_deals, names, seed, data, threads, client, progress)
-    guidance = _guidance(loaded, deals, names, seed, data, threads, client, progress)
+    runs = _Runs(data_dir=data, threads=threads, client=client, progress=progress)
+    hands = _hand_tables(loaded, deals, seed, runs)
+    auction = _auction_tables(loaded, auction_deals, names, seed, runs)
+    guidance = _guidance(loaded, deals, names, seed, runs)
 
     title = f"Strategy report — {loaded.name}"
     sections = [
