@@ -16,7 +16,7 @@ import pandas as pd
 
 from tarot_analysis import cards, evaluators, exact
 from tarot_analysis.counterfactual import ContractOutcomes, play_every_contract
-from tarot_analysis.engine.core import call_candidates
+from tarot_analysis.engine.core import call_candidates, second_call_candidates
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import hand_features_of
 from tarot_analysis.rules import Rules
@@ -149,14 +149,16 @@ def analyse_hand(
                                    threads=threads, client=client)  # fmt: skip
     else:
         # The king first (the queen left to the taker's bot), then, with six players, the
-        # queen beside the best king.
+        # second call beside the best king.
+        # Where a taker holding all four kings may call any suit card (older 5-player rules),
+        # the queens are tried: the usual call.
         kings = cards.from_mask(int(call_candidates(np.uint64(lo), 0)), 0)
         steps: list[list[list[int]]] = [[[king] for king in kings]]
         for step in range(2 if rules.call == "king_queen" else 1):
             if step == 1:
                 assert best is not None
                 king = int(best.frame["called_1"].iloc[0])
-                queens = int(call_candidates(np.uint64(lo), 1)) & ~cards.KINGS_MASK
+                queens = int(second_call_candidates(np.uint64(lo), king))
                 steps.append([[king, queen] for queen in cards.from_mask(queens, 0)])
             for call in steps[step]:
                 outcomes = play_every_contract(

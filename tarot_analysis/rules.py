@@ -97,6 +97,7 @@ PRESET_ALIASES: Mapping[str, str] = types.MappingProxyType(
 Direction = Literal["counter_clockwise", "clockwise"]
 FirstLeader = Literal["after_dealer", "dealer"]
 Call = Literal["none", "king", "king_queen"]
+CallHoldingAllKings = Literal["queen", "any_suit_card"]
 ContractDog = Literal["taker", "taker_unseen", "defence"]
 Allowance = Literal["allowed", "if_forced", "forbidden"]
 PoigneeAnnouncer = Literal["any", "taker"]
@@ -207,8 +208,9 @@ class Poignee:
     ``thresholds`` are the trumps-with-Excuse needed for a simple, double and triple poignée;
     ``bonuses`` what each is worth. ``who`` is ``"any"`` player or only the ``"taker"``.
     ``scoring`` is ``"winner"`` (FFT: the bonus goes to the side that wins the deal, whoever
-    showed it, never multiplied) or ``"with_contract"`` (older rules: the taker wins it from, or
-    pays it to, each opponent as the contract is made or lost). Bonuses of 0 mean no poignée.
+    showed it, never multiplied) or ``"with_contract"`` (older rules: the taker alone wins it
+    from, or pays it to, each defender as the contract is made or lost; a called partner neither
+    pays nor receives it). Bonuses of 0 mean no poignée.
     """
 
     thresholds: tuple[int, int, int]
@@ -404,7 +406,9 @@ class Rules:
     deal. Counting: ``card_points``, ``bouts_required`` (indexed by the taker's bouts, 0 to
     3) and ``half_point_rounding`` (``"away_from_requirement"``: 40.5 with 2 bouts fails by 1).
     Bidding: ``bidding``, ``contracts`` lowest first, ``call`` (``"none"``, ``"king"``,
-    ``"king_queen"``) and ``ecart``. Play: ``first_lead_called_suit_forbidden``,
+    ``"king_queen"``), ``call_holding_all_kings`` (``"queen"``: a taker holding all four kings
+    calls a queen, then a knight, then a jack; ``"any_suit_card"``, the older 5-player rule: any
+    suit card, a king of its own meaning it plays alone) and ``ecart``. Play: ``first_lead_called_suit_forbidden``,
     ``trumps_must_be_broken`` (no trump lead until a trump has been played on a suit lead,
     unless the leader holds only trumps and the Excuse), ``must_overtrump_when_void`` and
     ``must_overtrump_on_trump_lead``. Score for each defender:
@@ -441,6 +445,7 @@ class Rules:
     petit_au_bout: PetitAuBout
     chelem: Chelem
     shares: Shares
+    call_holding_all_kings: CallHoldingAllKings = "queen"
     tarocco: Tarocco | None = None
 
     def __post_init__(self) -> None:
@@ -1094,6 +1099,12 @@ def format_rules(rules: Rules) -> str:
         ),
         ("call", rules.call.replace("_", " and ")),
         (
+            "call holding 4 kings",
+            "a queen (then a knight, a jack)"
+            if rules.call_holding_all_kings == "queen"
+            else "any suit card",
+        ),
+        (
             "called suit led first",
             "forbidden" if rules.first_lead_called_suit_forbidden else "allowed",
         ),
@@ -1157,7 +1168,7 @@ def _poignee_text(poignee: Poignee) -> str:
     scoring = (
         "to the side that wins the deal"
         if poignee.scoring == "winner"
-        else "won or lost by the taker with the contract"
+        else "won or lost by the taker alone with the contract (a partner has no share)"
     )
     return (
         f"{' / '.join(map(str, poignee.thresholds))} trumps with the Excuse: "

@@ -6,17 +6,27 @@ worked out from the ids with plain arithmetic rather than read from the lookup t
 a mistake in those tables cannot hide behind the same mistake here. Speed does not matter;
 each rule of RULES.md is one readable step.
 
-Rule choices where RULES.md leaves room are marked "Reading:" in the comments.
+Rule choices where RULES.md leaves room are marked "Reading:" in the comments; those that the
+engine shares are named in :data:`READINGS`, so that a reader sees where the two could agree on
+a mistake.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
+from dataclasses import dataclass
+from fractions import Fraction
 
 from tarot_analysis.cards import EXCUSE, PETIT, TWENTY_ONE
 from tarot_analysis.rules import CardPoints, Rules
 
 __all__ = [
+    "READINGS",
+    "PetitAtTheEnd",
+    "ReferenceScore",
+    "allowed_first_calls",
+    "allowed_second_calls",
     "card_half_points",
     "ecart_allowance",
     "is_legal_ecart",
@@ -27,6 +37,7 @@ __all__ = [
     "legal_ecart",
     "legal_leads",
     "rank_in_suit",
+    "score_deal",
     "suit_of",
     "trick_points_half",
     "trick_winner",
@@ -332,3 +343,226 @@ def card_half_points(card: int, points: CardPoints) -> int:
 def trick_points_half(cards: list[int], rules: Rules) -> int:
     """Twice the card points of ``cards`` (a trick, a pile, an écart) with ``rules.card_points``."""
     return sum(card_half_points(card, rules.card_points) for card in cards)
+
+
+# --------------------------------------------------------------------------------------------
+# Calling partners (RULES.md §2, §4, §5)
+# --------------------------------------------------------------------------------------------
+
+KINGS = frozenset(suit * CARDS_PER_SUIT + KING_RANK for suit in range(4))
+QUEENS = frozenset(suit * CARDS_PER_SUIT + QUEEN_RANK for suit in range(4))
+KNIGHTS = frozenset(suit * CARDS_PER_SUIT + KNIGHT_RANK for suit in range(4))
+JACKS = frozenset(suit * CARDS_PER_SUIT + JACK_RANK for suit in range(4))
+SUIT_CARDS = frozenset(range(EXCUSE))
+
+
+def allowed_first_calls(hand: set[int], rules: Rules) -> set[int]:
+    """The cards a taker holding ``hand`` may call first: a king; holding all four kings a
+    queen, then (all four queens too) a knight, then a jack (RULES.md §2, "a queen if holding
+    all four kings, then a knight, then a jack"). A card of the taker's own hand may be called.
+
+    Under the older 5-player rule (``rules.call_holding_all_kings == "any_suit_card"``, RULES.md
+    §5) a taker holding all four kings may call any non-trump card.
+    Reading: any_call_is_a_suit_card.
+    """
+    if KINGS <= hand and rules.call_holding_all_kings == "any_suit_card":
+        return set(SUIT_CARDS)
+    for rank in (KINGS, QUEENS, KNIGHTS):
+        if not rank <= hand:
+            return set(rank)
+    return set(JACKS)
+
+
+def allowed_second_calls(hand: set[int], first: int) -> set[int]:
+    """The cards a six-player taker may call beside ``first`` (RULES.md §4): a queen, never the
+    first card again; holding all four queens, any other non-trump card not already called.
+
+    Reading (second_call_any_other): "any other non-trump card" is a suit card that is neither
+    a queen (the taker holds them all) nor a king ("never two kings").
+    """
+    if QUEENS <= hand:
+        return set(SUIT_CARDS - KINGS - QUEENS - {first})
+    return set(QUEENS - {first})
+
+
+# --------------------------------------------------------------------------------------------
+# Scoring (RULES.md §2, §3, §5, §6)
+# --------------------------------------------------------------------------------------------
+
+#: The readings that this referee and the engine share where RULES.md leaves room. Where both
+#: read a rule the same wrong way, they agree on the mistake: these are the places to look.
+READINGS: dict[str, str] = {
+    "half_point_rounding": (
+        "A half point of the attack is rounded away from the requirement (40.5 with 41 needed "
+        "fails by 1, 41.5 makes by 1) whenever the rules round, in 4 and 6 players too, where "
+        "it arises only when a side that took no trick kept the Excuse (RULES.md §2)."
+    ),
+    "petit_au_bout_multiplied_whatever_the_result": (
+        "The side's Petit au bout (FFT) is ±value × multiplier on its own, added whether or not "
+        "the contract is made: it is not given the sign of the contract (RULES.md §2)."
+    ),
+    "poignee_with_contract_is_the_takers": (
+        "Under the older rules (poignee.scoring = with_contract) only the taker's poignée "
+        "counts; the taker alone wins or pays it to each defender, and the partner's share is "
+        "taken from the rest of the score (RULES.md §5)."
+    ),
+    "failed_announcement_and_defence_chelem_both_count": (
+        "An announced chelem that fails while the defence takes every trick scores both the "
+        "failed announcement and the defence's chelem (RULES.md §3 lists them apart)."
+    ),
+    "chelem_petit_must_win": (
+        "Under a chelem, the Petit at the trick before the Excuse's last trick is au bout for "
+        "its side as at the last trick; a personal bonus (older rules) needs the Petit itself "
+        "to win that trick, as the personal rule asks of the last trick (RULES.md §3, §5)."
+    ),
+    "chelem_excuse_led": (
+        "The Excuse wins the last trick under a chelem only when it leads that trick and its "
+        "side took every other trick (RULES.md §3: 'played at the last trick')."
+    ),
+    "any_call_is_a_suit_card": (
+        "Older 5-player rules, all four kings held: 'any non-trump card' is any suit card, a "
+        "king included (calling one's own king is playing alone); the Excuse is never called "
+        "(RULES.md §5)."
+    ),
+    "second_call_any_other": (
+        "Six players holding all four queens: the second call is a suit card that is neither a "
+        "king nor a queen (RULES.md §4)."
+    ),
+    "partner_with_both_calls": (
+        "A six-player partner holding both called cards takes both shares, 1/3 + 1/6 (RULES.md "
+        "§4 names only the other splits)."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class PetitAtTheEnd:
+    """Where the Petit ended the deal, as the scoring of RULES.md §2, §3 and §5 needs it.
+
+    ``side_is_attack``: the side that took the Petit au bout (``None``: nobody did);
+    ``seat``: who played it; ``won_its_trick``: the Petit itself won that trick.
+    """
+
+    side_is_attack: bool | None = None
+    seat: int = -1
+    won_its_trick: bool = False
+
+
+@dataclass(frozen=True)
+class ReferenceScore:
+    """A deal scored by :func:`score_deal`: the parts for each defender and every seat's score."""
+
+    margin: float
+    made: bool
+    base: Fraction
+    petit_au_bout: Fraction
+    poignee: Fraction
+    chelem: Fraction
+    scores: tuple[Fraction, ...]
+
+    @property
+    def per_defender(self) -> Fraction:
+        return self.base + self.petit_au_bout + self.poignee + self.chelem
+
+
+def score_deal(
+    rules: Rules,
+    *,
+    taker: int,
+    contract: int,
+    partners: tuple[int | None, ...],
+    attack_half_points: int,
+    attack_bouts: int,
+    attack_took_every_trick: bool,
+    defence_took_every_trick: bool,
+    petit: PetitAtTheEnd,
+    poignees: tuple[int, ...],
+    chelem_announced: bool,
+) -> ReferenceScore:
+    """Score one played deal step by step as RULES.md §2-6 write it, in exact fractions.
+
+    ``partners[i]`` is the seat holding called card ``i`` when another player holds it, else
+    ``None``; ``poignees[seat]`` the level (0–3) each seat showed.
+    """
+    players = rules.players
+    attack = {taker} | {seat for seat in partners if seat is not None}
+    defenders = [seat for seat in range(players) if seat not in attack]
+    multiplier = rules.contracts[contract].multiplier
+
+    # Points against the requirement of the attack's bouts; "juste fait" at 0 is made.
+    difference = Fraction(attack_half_points, 2) - Fraction(rules.bouts_required[attack_bouts])
+    if rules.half_point_rounding == "away_from_requirement" and difference.denominator != 1:
+        # Reading: half_point_rounding.
+        away = math.ceil(abs(difference))
+        difference = Fraction(away if difference > 0 else -away)
+    made = difference >= 0
+    sign = 1 if made else -1
+    base = sign * (rules.base_score + abs(difference)) * multiplier
+
+    # The side's Petit au bout, multiplied if the rules say so.
+    # Reading: petit_au_bout_multiplied_whatever_the_result.
+    petit_au_bout = Fraction(0)
+    petit_rule = rules.petit_au_bout
+    if not petit_rule.personal and petit.side_is_attack is not None:
+        petit_au_bout = Fraction(petit_rule.value * (multiplier if petit_rule.multiplied else 1))
+        if not petit.side_is_attack:
+            petit_au_bout = -petit_au_bout
+
+    # Poignées: the bonus of each one shown by a seat allowed to show one, to the winner.
+    def bonus(level: int) -> int:
+        return 0 if level == 0 else rules.poignee.bonuses[level - 1]
+
+    if rules.poignee.who == "taker":
+        shown = bonus(poignees[taker])
+    else:
+        shown = sum(bonus(level) for level in poignees)
+    poignee = Fraction(sign * shown)
+
+    # Chelem (RULES.md §3). Reading: failed_announcement_and_defence_chelem_both_count.
+    chelem_rule = rules.chelem
+    chelem = Fraction(0)
+    if chelem_announced:
+        chelem += (
+            chelem_rule.announced_made if attack_took_every_trick else chelem_rule.announced_failed
+        )
+    elif attack_took_every_trick:
+        chelem += chelem_rule.unannounced_made
+    if defence_took_every_trick:
+        chelem -= chelem_rule.defence
+
+    per_defender = base + petit_au_bout + poignee + chelem
+    scores = [Fraction(0)] * players
+    for seat in defenders:
+        scores[seat] -= per_defender
+    # What the taker alone wins from each defender (Reading: poignee_with_contract_is_the_takers);
+    # the rest goes to the attack and is shared.
+    takers_own = poignee if rules.poignee.scoring == "with_contract" else Fraction(0)
+    attack_total = (per_defender - takers_own) * len(defenders)
+    scores[taker] += takers_own * len(defenders)
+    if len(attack) == 1:
+        scores[taker] += attack_total
+    else:
+        # Reading: partner_with_both_calls.
+        rest = attack_total
+        for fraction, seat in zip(rules.shares.partner_fractions, partners, strict=False):
+            if seat is not None:
+                scores[seat] += attack_total * fraction
+                rest -= attack_total * fraction
+        scores[taker] += rest
+
+    # The personal Petit au bout of the older rules: every other player pays its player.
+    if petit_rule.personal and petit_rule.value and petit.won_its_trick and petit.seat >= 0:
+        for seat in range(players):
+            if seat != petit.seat:
+                scores[seat] -= petit_rule.value
+                scores[petit.seat] += petit_rule.value
+
+    return ReferenceScore(
+        margin=float(difference),
+        made=made,
+        base=Fraction(base),
+        petit_au_bout=petit_au_bout,
+        poignee=poignee,
+        chelem=chelem,
+        scores=tuple(scores),
+    )

@@ -8,12 +8,14 @@ right player, and counts the attack's points itself.
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from tarot_analysis import cards
 from tarot_analysis.bots import BOTS
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.engine.play import PlayResult, play
+from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import list_presets, load_rules
 from tests import reference_play as ref
@@ -27,8 +29,13 @@ def hand_of(result: PlayResult, deal: int, seat: int) -> set[int]:
     return set(cards.from_mask(int(lo), int(hi)))
 
 
-def referee(result: PlayResult, deal: int) -> None:
-    """Replay one deal with the reference rules; fail on the first thing that is wrong."""
+def referee(result: PlayResult, deal: int, scored: pd.DataFrame | None = None) -> None:
+    """Replay one deal with the reference rules; fail on the first thing that is wrong.
+
+    Checks the call, the écart, the poignées shown, every card and trick, the piles, and, when
+    ``scored`` (the engine's :func:`score_outcomes` of the whole result) is given, every part of
+    the score and every seat's score against :func:`reference_play.score_deal`.
+    """
     rules = result.rules
     players = rules.players
     row = result.outcomes[deal]
@@ -37,6 +44,20 @@ def referee(result: PlayResult, deal: int) -> None:
     called = tuple(int(c) for c in row[[COL["called_1"], COL["called_2"]]] if c >= 0)
     hands = [hand_of(result, deal, seat) for seat in range(players)]
     dog = hand_of(result, deal, players)
+
+    # The call (RULES.md §2, §4): as many cards as the rules call, each allowed for the hand.
+    assert len(called) == rules.called_cards, (deal, called)
+    if called:
+        assert called[0] in ref.allowed_first_calls(hands[taker], rules), (deal, called)
+    if len(called) == 2:
+        assert called[1] in ref.allowed_second_calls(hands[taker], called[0]), (deal, called)
+    holders = tuple(
+        next((seat for seat in range(players) if card in hands[seat] and seat != taker), None)
+        for card in called
+    )
+    partner_columns = (int(row[COL["partner_1"]]), int(row[COL["partner_2"]]))
+    assert partner_columns[: len(called)] == tuple(-1 if h is None else h for h in holders)
+
     dog_use = rules.contracts[contract].dog
     pile_attack: list[int] = []
     pile_defence: list[int] = []
@@ -49,14 +70,24 @@ def referee(result: PlayResult, deal: int) -> None:
         pile_attack += dog
     else:
         pile_defence += dog
-    partners = {seat for seat in range(players) if hands[seat] & set(called)} - {taker}
-    assert {int(row[COL["partner_1"]]), int(row[COL["partner_2"]])} - {-1} == partners
-    attack = {taker} | partners
+    attack = {taker} | {seat for seat in holders if seat is not None}
 
+    # Poignées: only from a seat allowed to show one, never more than its hand holds.
+    shown = tuple(int(level) for level in result.poignees[deal])
+    for seat, level in enumerate(shown):
+        trumps_with_excuse = len(ref.trumps_in(hands[seat]) | (hands[seat] & {cards.EXCUSE}))
+        allowed = rules.poignee.who == "any" or seat == taker
+        assert level <= (rules.poignee_level(trumps_with_excuse) if allowed else 0), (deal, seat)
+
+    announced = bool(row[COL["chelem_announced"]])
     leader = 0 if rules.first_leader == "after_dealer" else players - 1
+    if announced and rules.chelem.announcer_leads:
+        leader = taker
     trumps_broken = not rules.trumps_must_be_broken
     won = {True: 0, False: 0}
     excuse_debtor: bool | None = None
+    petit = ref.PetitAtTheEnd()
+    penultimate = ref.PetitAtTheEnd()
     tricks = rules.hand_size
     for t in range(tricks):
         assert result.leaders[deal, t] == leader, (deal, t)
@@ -76,15 +107,26 @@ def referee(result: PlayResult, deal: int) -> None:
             trick.append(card)
         last = t == tricks - 1
         excuse_side_took_all = won[(leader in attack) is False] == 0
+        # Reading: chelem_excuse_led.
         chelem_excuse = (
             last and trick[0] == cards.EXCUSE and rules.chelem.excuse_wins_last_trick
             and excuse_side_took_all
         )  # fmt: skip
-        winner = (
-            leader + ref.trick_winner(trick, last_trick_chelem_excuse=chelem_excuse)
-        ) % players
+        best = ref.trick_winner(trick, last_trick_chelem_excuse=chelem_excuse)
+        winner = (leader + best) % players
         side = winner in attack
         won[side] += 1
+        if cards.PETIT in trick:
+            at = trick.index(cards.PETIT)
+            petit_seat = (leader + at) % players
+            if last:
+                petit = ref.PetitAtTheEnd(side, petit_seat, best == at)
+            elif t == tricks - 2:
+                penultimate = ref.PetitAtTheEnd(side, petit_seat, best == at)
+        if chelem_excuse and rules.chelem.petit_au_bout_penultimate and penultimate.seat >= 0:
+            # RULES.md §3: under a chelem, the Petit at the trick before counts as au bout.
+            # Reading: chelem_petit_must_win (for the personal bonus).
+            petit = penultimate
         taken = list(trick)
         if cards.EXCUSE in trick and not last:
             owner = (leader + trick.index(cards.EXCUSE)) % players
@@ -104,17 +146,44 @@ def referee(result: PlayResult, deal: int) -> None:
     assert row[COL["attack_tricks"]] == won[True] and row[COL["defence_tricks"]] == won[False]
     bouts = sum(card in (cards.EXCUSE, cards.PETIT, cards.TWENTY_ONE) for card in pile_attack)
     assert row[COL["attack_bouts"]] == bouts
+    if scored is None:
+        return
+
+    expected = ref.score_deal(
+        rules, taker=taker, contract=contract, partners=holders,
+        attack_half_points=attack_half, attack_bouts=bouts,
+        attack_took_every_trick=won[False] == 0, defence_took_every_trick=won[True] == 0,
+        petit=petit, poignees=shown, chelem_announced=announced,
+    )  # fmt: skip
+    engine = scored.iloc[deal]
+    assert bool(engine["made"]) == expected.made, (deal, "made")
+    assert engine["margin"] == expected.margin, (deal, "margin")
+    for part in ("base", "petit_au_bout", "poignee", "chelem", "per_defender"):
+        assert engine[part] == pytest.approx(float(getattr(expected, part)), abs=1e-9), (deal, part)
+    for seat in range(players):
+        assert engine[f"score_{seat}"] == pytest.approx(float(expected.scores[seat]), abs=1e-9), (
+            deal,
+            f"score_{seat}",
+        )
+
+
+def referee_all(result: PlayResult, scored: pd.DataFrame | None = None) -> int:
+    """Referee every played deal of ``result``; the number of deals checked."""
+    scored = (
+        score_outcomes(result.outcomes, result.poignees, result.rules) if scored is None else scored
+    )
+    played = np.flatnonzero(result.outcomes[:, COL["redeal"]] == 0)
+    for deal in played:
+        referee(result, int(deal), scored)
+    return len(played)
 
 
 @pytest.mark.parametrize("bot", sorted(BOTS))
 @pytest.mark.parametrize("name", FRENCH_PRESETS)
 def test_every_preset_played_by_the_rules(name: str, bot: str) -> None:
     rules = load_rules(name)
-    result = play(rules, 1_000, bots=bot, seed=17, keep_tricks=True, chunk_size=400)
-    played = np.flatnonzero(result.outcomes[:, COL["redeal"]] == 0)
-    assert len(played) > 500
-    for deal in played:
-        referee(result, int(deal))
+    result = play(rules, 3_000, bots=bot, seed=17, keep_tricks=True, chunk_size=1_000)
+    assert referee_all(result) > 1_500
 
 
 def test_forced_contracts_are_played_as_told() -> None:
@@ -126,8 +195,7 @@ def test_forced_contracts_are_played_as_told() -> None:
     assert np.all(played[:, COL["taker"]] == 2)
     assert np.all(played[:, COL["contract"]] == 1)
     assert np.all(played[:, COL["called_1"]] == king_of_hearts)
-    for deal in np.flatnonzero(result.outcomes[:, COL["redeal"]] == 0)[:200]:
-        referee(result, int(deal))
+    assert referee_all(result) > 400
 
 
 def test_same_seed_same_games_on_one_or_two_threads() -> None:

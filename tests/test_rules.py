@@ -158,7 +158,8 @@ def test_fft_4_is_the_federation_game() -> None:
     chelem = rules.chelem
     assert (chelem.announced_made, chelem.announced_failed) == (400, -200)
     assert (chelem.unannounced_made, chelem.defence) == (200, 200)
-    assert rules.half_point_rounding == "none"
+    # Halves arise in 4 players only when a side that took no trick kept the Excuse.
+    assert rules.half_point_rounding == "away_from_requirement"
     assert rules.petit_sec_redeal and rules.bidding
     assert rules.tarocco is None
     assert not rules.trumps_must_be_broken
@@ -189,6 +190,8 @@ def test_legacy_presets_differ_from_fft_as_seed_000(name: str) -> None:
     assert (legacy.poignee.who, legacy.poignee.scoring) == ("taker", "with_contract")
     assert legacy.petit_au_bout.personal and not legacy.petit_au_bout.multiplied
     assert legacy.first_lead_called_suit_forbidden == (legacy.call != "none")
+    # Five players holding all four kings call any non-trump card (RULES.md §5).
+    assert legacy.call_holding_all_kings == ("any_suit_card" if name == "legacy-5" else "queen")
     same = dataclasses.replace(
         legacy,
         name=fft.name,
@@ -197,6 +200,7 @@ def test_legacy_presets_differ_from_fft_as_seed_000(name: str) -> None:
         assumptions=fft.assumptions,
         poignee=fft.poignee,
         petit_au_bout=fft.petit_au_bout,
+        call_holding_all_kings=fft.call_holding_all_kings,
     )
     assert same == fft
 
@@ -518,7 +522,7 @@ def test_error_multipliers_not_increasing(user_file) -> None:
             'poignee.scoring must be one of "winner", "with_contract", got "loser"',
         ),
         (
-            'half_point_rounding = "none"',
+            'half_point_rounding = "away_from_requirement"',
             'half_point_rounding = "up"',
             'half_point_rounding must be one of "none", "away_from_requirement", got "up"',
         ),

@@ -244,10 +244,22 @@ def test_legacy_poignee_only_counts_the_takers() -> None:
     assert cell(table, "poignee") == 0
 
 
-def test_legacy_five_players_poignee_shared_like_the_contract() -> None:
+def test_legacy_five_players_poignee_is_the_takers_alone() -> None:
+    # RULES.md §5: the taker alone wins the poignée from each defender; the partner takes a
+    # share of the rest of the score only (25 here), neither paying nor receiving the 30.
     row = outcome(LEGACY_5, "prise", 41, taker=0, partner_1=1, attack_bouts=2)
     table = score(LEGACY_5, row, poignees={0: 2})
     assert cell(table, "per_defender") == 25 + 30
+    assert seat_scores(table) == [2 * 25 + 3 * 30, 25, -55, -55, -55]
+    lost = score(LEGACY_5, outcome(LEGACY_5, "prise", 30, taker=0, partner_1=1, attack_bouts=2),
+                 poignees={0: 2})  # fmt: skip
+    assert cell(lost, "per_defender") == -(25 + 11) - 30
+    assert seat_scores(lost) == [-2 * 36 - 3 * 30, -36, 66, 66, 66]
+
+
+def test_fft_five_players_poignee_is_shared_like_the_contract() -> None:
+    row = outcome(FFT_5, "prise", 41, taker=0, partner_1=1, attack_bouts=2)
+    table = score(FFT_5, row, poignees={0: 2})
     assert seat_scores(table) == [110, 55, -55, -55, -55]
 
 

@@ -212,8 +212,9 @@ def bid(seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any) -> int:
 
 @njit(cache=True)
 def call(lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, p: Any) -> int:
-    """The candidate to call: one not held if possible, in the suit where the taker is longest,
-    the other honours of the suit (the queen beside a called king) counting double."""
+    """The candidate to call: one not held if possible, then the highest rank (a queen first
+    where any card may be called), in the suit where the taker is longest, the other honours of
+    the suit (the queen beside a called king) counting double."""
     best_card = -1
     best_score = -1
     rest = cand_lo
@@ -221,7 +222,9 @@ def call(lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, p: Any) -> int:
         card = trailing_zeros(rest)
         rest &= rest - ONE
         suit = lo & SUIT_LO[card // RANKS]
+        # At most 2 × 15 + 2 × 2 = 34, below one step of rank (64).
         score = 2 * popcount(suit) + 2 * popcount(suit & (KINGS_LO | QUEENS_LO))
+        score += 64 * (card % RANKS)
         if not holds(lo, hi, card):
             score += 1000  # calling one's own card means playing alone
         if score > best_score:

@@ -25,6 +25,7 @@ QUEENS_LO: Final = np.uint64(cards.QUEENS_MASK)
 KNIGHTS_LO: Final = np.uint64(cards.KNIGHTS_MASK)
 JACKS_LO: Final = np.uint64(cards.JACKS_MASK)
 SUIT_LO: Final = np.array(cards.SUIT_MASKS, dtype=np.uint64)
+SUIT_CARDS_LO: Final = np.uint64(cards.SUIT_CARDS_MASK_LO)
 N_SUIT_CARDS: Final = cards.N_SUIT_CARDS
 EXCUSE: Final = cards.EXCUSE
 PETIT: Final = cards.PETIT

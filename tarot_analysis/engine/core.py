@@ -24,10 +24,12 @@ from tarot_analysis.engine.cardsets import (
     JACKS_LO,
     KINGS_LO,
     KNIGHTS_LO,
+    N_SUIT_CARDS,
     NOT_LED,
     ONE,
     PETIT,
     QUEENS_LO,
+    SUIT_CARDS_LO,
     SUIT_LO,
     TRUMP_LED,
     TRUMPS_HI,
@@ -117,6 +119,48 @@ def call_candidates(lo: np.uint64, call_rank: int) -> np.uint64:
         if lo & ranks[r] != ranks[r]:
             return ranks[r]
     return JACKS_LO
+
+
+@njit(cache=True)
+def first_call_candidates(lo: np.uint64, p: Any) -> np.uint64:
+    """The cards a taker holding ``lo`` may call first under the rules ``p``: as
+    :func:`call_candidates`, except that a taker holding all four kings may call any suit
+    card where the rules say so (the older 5-player rule; a king called is the taker's own)."""
+    if lo & KINGS_LO == KINGS_LO and p[R.CALL_ANY_HOLDING_ALL_KINGS]:
+        return SUIT_CARDS_LO
+    return call_candidates(lo, 0)
+
+
+@njit(cache=True)
+def second_call_candidates(lo: np.uint64, called_1: int) -> np.uint64:
+    """The cards a six-player taker holding ``lo`` may call second, after ``called_1``
+    (RULES.md §4): a queen other than the first call; holding all four queens, any other suit
+    card that is neither a king nor a queen. Never two kings, never the same card twice."""
+    if lo & QUEENS_LO == QUEENS_LO:
+        candidates = SUIT_CARDS_LO & ~KINGS_LO & ~QUEENS_LO
+    else:
+        candidates = QUEENS_LO
+    if 0 <= called_1 < N_SUIT_CARDS:
+        candidates &= ~(ONE << np.uint64(called_1))
+    return candidates
+
+
+@njit(cache=True)
+def first_refused_call(masks: Any, forced: Any, p: Any) -> tuple[int, int]:
+    """The first deal whose forced call the call rule does not allow for the forced taker's
+    hand, and which call (1 or 2) it is; ``(-1, 0)`` when every forced call is allowed."""
+    for d in range(masks.shape[0]):
+        taker = forced[d, 0]
+        if taker < 0:
+            continue
+        lo = masks[d, taker, 0]
+        called_1 = forced[d, 2]
+        called_2 = forced[d, 3]
+        if called_1 >= 0 and not holds(first_call_candidates(lo, p), ZERO, called_1):
+            return d, 1
+        if called_2 >= 0 and not holds(second_call_candidates(lo, called_1), ZERO, called_2):
+            return d, 2
+    return -1, 0
 
 
 @njit(cache=True)
@@ -333,12 +377,12 @@ def play_deals(
         called_1 = forced[d, 2]
         called_2 = forced[d, 3]
         if p[R.CALL] >= 1 and called_1 < 0:
-            candidates = call_candidates(hands[taker, 0], 0)
+            candidates = first_call_candidates(hands[taker, 0], p)
             called_1 = policy.call(
                 bots[taker], hands[taker, 0], hands[taker, 1], candidates, p, rng
             )
         if p[R.CALL] == 2 and called_2 < 0:
-            candidates = call_candidates(hands[taker, 0], 1) & ~KINGS_LO
+            candidates = second_call_candidates(hands[taker, 0], called_1)
             called_2 = policy.call(
                 bots[taker], hands[taker, 0], hands[taker, 1], candidates, p, rng
             )
@@ -437,6 +481,7 @@ def play_deals(
         petit_seat = -1
         petit_wins_last = 0
         penultimate_petit_side = -1
+        penultimate_petit_won = False
         view[V_TAKER] = taker
         view[V_CONTRACT] = contract
         view[V_CALLED_1] = called_1
@@ -558,9 +603,14 @@ def play_deals(
                         petit_wins_last = 1 if best == k else 0
                     elif t == tricks - 2:
                         penultimate_petit_side = side
+                        penultimate_petit_won = best == k
                         petit_seat = (leader + k) % players
             if chelem_excuse and penultimate_petit_side == side and p[R.CHELEM_PETIT_PENULTIMATE]:
+                # Under a chelem the Petit at the trick before the Excuse's counts as au bout;
+                # for a personal bonus the Petit itself must have won that trick.
                 petit_side = side
+                if penultimate_petit_won:
+                    petit_wins_last = 1
             leader = winner
         if keep_log:
             leaders[d, tricks] = leader  # the winner of the last trick

@@ -32,7 +32,9 @@ OUTCOME_COLUMNS: Final = (
     "defence_tricks",
     "petit_au_bout",  # who took the Petit au bout: 1 attack, 0 defence, −1 nobody
     "petit_au_bout_seat",  # the seat that played the Petit when it was au bout, else −1
-    "petit_wins_last_trick",  # 1 when the Petit itself won the last trick (personal bonus)
+    # 1 when the Petit itself won the last trick, or under a chelem the trick before the
+    # Excuse's last trick (the personal bonus of the older rules)
+    "petit_wins_last_trick",
     "chelem_announced",  # 1 when the taker announced a chelem
     "dog_half_points",  # card points of the dog × 2
     "ecart_half_points",  # card points of the écart × 2 (0 when the dog was not taken)

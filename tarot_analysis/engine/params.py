@@ -39,7 +39,8 @@ CHELEM_ANNOUNCER_LEADS: Final = 21
 CHELEM_EXCUSE_WINS_LAST: Final = 22
 CHELEM_PETIT_PENULTIMATE: Final = 23
 PETIT_AU_BOUT_SCORED: Final = 24
-N_PARAMS: Final = 25
+CALL_ANY_HOLDING_ALL_KINGS: Final = 25  # 1: holding all four kings, any suit card
+N_PARAMS: Final = 26
 
 ALLOWED: Final = 0
 IF_FORCED: Final = 1
@@ -88,6 +89,7 @@ def engine_rules(rules: Rules) -> EngineRules:
     p[CHELEM_EXCUSE_WINS_LAST] = rules.chelem.excuse_wins_last_trick
     p[CHELEM_PETIT_PENULTIMATE] = rules.chelem.petit_au_bout_penultimate
     p[PETIT_AU_BOUT_SCORED] = rules.has_petit_au_bout
+    p[CALL_ANY_HOLDING_ALL_KINGS] = rules.call_holding_all_kings == "any_suit_card"
     points = rules.card_points
     half = np.empty(cards.N_CARDS, dtype=np.int64)
     for card in range(cards.N_CARDS):

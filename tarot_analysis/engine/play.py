@@ -21,7 +21,7 @@ from tarot_analysis import cards
 from tarot_analysis._jit import chunk_states, normalise_seed
 from tarot_analysis.bots import bot_id
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealPlan, DealStream, deal_chunk, make_plan
-from tarot_analysis.engine.core import play_deals
+from tarot_analysis.engine.core import first_refused_call, play_deals
 from tarot_analysis.engine.outcome import (
     N_OUTCOME,
     OUTCOME_COLUMNS,
@@ -258,6 +258,7 @@ class _Table:
             scratch = self.empty(n, keep_tricks=keep)
         first = chunk * self.chunk_size
         deal_chunk(self.plan, DealStream.open(self.plan, self.root, chunk), n, scratch.masks)
+        _check_forced_calls(self.rules, scratch.masks, self.forced[first : first + n], first)
         assert scratch.tricks is not None and scratch.leaders is not None
         assert scratch.ecarts is not None and scratch.bids is not None
         play_deals(
@@ -304,6 +305,7 @@ def play_given(
         if len(seen) != cards.N_CARDS:
             raise TarotInputError(f"deal {d}: {len(seen)} cards dealt, 78 expected")
     table = _table(rules, len(hands), bots, seed, forced, len(hands))
+    _check_forced_calls(rules, masks, table.forced, 0)
     result = table.empty(len(hands), keep_tricks=True)
     result.masks[:] = masks
     moves = np.full((len(hands), rules.hand_size, rules.players), -1, dtype=np.int64)
@@ -527,4 +529,97 @@ def _forced(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.NDArr
         (takers >= 0) & ((contracts < 0) | (contracts >= len(rules.contracts)))
     ):
         raise TarotInputError("a forced taker needs a seat and a contract of the rules")
+    for which in (1, 2):
+        called = rows[:, 1 + which]
+        asked = called >= 0
+        if not asked.any():
+            continue
+        if which > rules.called_cards:
+            deal = int(np.flatnonzero(asked)[0])
+            told = "no card" if rules.called_cards == 0 else "one card"
+            raise TarotInputError(
+                f"{rules.name}: the taker calls {told} (call = {rules.call!r}), so the forced "
+                f"call {_card_text(int(called[deal]))} is impossible (deal {deal})"
+            )
+        impossible = asked & (called >= cards.N_SUIT_CARDS)
+        if which == 2:
+            kings = cards.IS_KING[np.clip(called, 0, cards.N_CARDS - 1)]
+            impossible |= asked & ((called == rows[:, 2]) | kings)
+        if impossible.any():
+            deal = int(np.flatnonzero(impossible)[0])
+            card = int(called[deal])
+            raise TarotInputError(
+                f"{rules.name}: the forced call {_card_text(card)} is impossible: "
+                f"{_static_call_problem(card, int(rows[deal, 2]), which)} (deal {deal})"
+            )
+        if which == 2 and np.any(asked & (rows[:, 2] < 0)):
+            deal = int(np.flatnonzero(asked & (rows[:, 2] < 0))[0])
+            raise TarotInputError(
+                f"{rules.name}: a forced second call needs a forced first call (deal {deal})"
+            )
+        if np.any(asked & (takers < 0)):
+            deal = int(np.flatnonzero(asked & (takers < 0))[0])
+            raise TarotInputError(
+                f"{rules.name}: a forced call needs a forced taker, since what may be called "
+                f"depends on the taker's hand (deal {deal})"
+            )
     return np.ascontiguousarray(rows)
+
+
+def _card_text(card: int) -> str:
+    return cards.card_name(card) if 0 <= card < cards.N_CARDS else f"{card} (not a card id)"
+
+
+def _static_call_problem(card: int, called_1: int, which: int) -> str:
+    """Why ``card`` can never be called as call number ``which``, whatever the hand ("": it can
+    be, for some hand)."""
+    if not 0 <= card < cards.N_CARDS:
+        return "it is not a card id (0 to 77)"
+    if card >= cards.N_SUIT_CARDS:
+        return "only a suit card may be called, never a trump or the Excuse"
+    if which == 2 and card == called_1:
+        return "the two called cards are two different cards"
+    if which == 2 and cards.IS_KING[card]:
+        return "the second call is never a king (never two kings)"
+    return ""
+
+
+def _check_forced_calls(
+    rules: Rules, masks: npt.NDArray[np.uint64], forced: npt.NDArray[np.int64], first: int
+) -> None:
+    """Refuse a forced call that the preset's call rule does not allow for the forced taker's
+    hand (deal ``first + d`` for row ``d``), naming the deal, the card and the rule."""
+    if rules.called_cards == 0 or not np.any(forced[:, 2:] >= 0):
+        return
+    deal, which = first_refused_call(masks, forced, engine_rules(rules).params)
+    if deal < 0:
+        return
+    row = forced[deal]
+    taker = int(row[0])
+    lo = int(masks[deal, taker, 0])
+    card = int(row[1 + which])
+    if which == 1:
+        # Each rank held whole sends the call down to the next: king, queen, knight, jack.
+        ranks = ("king", "queen", "knight", "jack")
+        whole = 0
+        for mask in (cards.KINGS_MASK, cards.QUEENS_MASK, cards.KNIGHTS_MASK):
+            if lo & mask != mask:
+                break
+            whole += 1
+        rule = f"the taker calls a {ranks[whole]}"
+        if whole and rules.call_holding_all_kings == "any_suit_card":
+            rule = f"seat {taker} holds all four kings, so calls any suit card"
+        elif whole:
+            holding = " and ".join(f"all four {rank}s" for rank in ranks[:whole])
+            rule = f"seat {taker} holds {holding}, so calls a {ranks[whole]}"
+    elif lo & cards.QUEENS_MASK == cards.QUEENS_MASK:
+        rule = (
+            f"seat {taker} holds all four queens, so the second call is a knight, a jack or a "
+            "low suit card, not already called"
+        )
+    else:
+        rule = "the second call is a queen other than the first call"
+    raise TarotInputError(
+        f"{rules.name}, deal {first + deal}: the forced call {cards.card_name(card)} is not "
+        f"allowed: {rule}"
+    )

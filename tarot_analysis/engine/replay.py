@@ -109,6 +109,26 @@ def describe(result: PlayResult, row: int = 0, *, deal_number: int | None = None
             f"seat {seat} {scores[f'score_{seat}']:+g}" for seat in range(players)
         ),
     ]  # fmt: skip
+    points = float(scores["attack_points"])
+    if points != int(points):
+        rounding = (
+            "rounded away from the requirement"
+            if rules.half_point_rounding == "away_from_requirement"
+            else "not rounded (half_point_rounding = none)"
+        )
+        took_none = out[COLUMN["attack_tricks"]] == 0 or out[COLUMN["defence_tricks"]] == 0
+        why = (
+            " (a side that took no trick kept the Excuse and gave nothing for it)"
+            if took_none
+            else ""
+        )
+        lines.append(f"The attack's {points:g} points end in a half{why}: it is {rounding}.")
+    if scores["poignee"] and rules.poignee.scoring == "with_contract" and len(attack) > 1:
+        lines.append(
+            f"The poignée is the taker's alone: seat {taker} "
+            f"{'wins' if scores['poignee'] > 0 else 'pays'} {abs(scores['poignee']):g} from each "
+            "defender; a partner neither pays nor receives it."
+        )
     if scores["petit_personal"]:
         lines.append(
             f"Petit au bout (personal): every player pays {scores['petit_personal']:g} to seat "

@@ -8,8 +8,9 @@ from the attack's point of view, is (RULES.md §2-3)::
 
 and every part is a column of the result (:data:`SCORE_PARTS`), so that statistics can be
 grouped by it. Each defender loses that score; the attack's total (the score times the number
-of defenders) is shared by ``rules.shares``. Under older rules a personal Petit au bout is then
-paid by every other player to the Petit's player (RULES.md §5).
+of defenders) is shared by ``rules.shares``. Under older rules the taker alone wins or pays the
+poignée (a called partner neither pays nor receives it), and a personal Petit au bout is paid
+by every other player to the Petit's player (RULES.md §5).
 
 Tarocco (RULES.md §7) has no taker and no contract: it is not scored here.
 """
@@ -92,9 +93,10 @@ def score_outcomes(
 
     A poignée is counted only from a seat allowed to show one (``rules.poignee.who``): under
     the older rules the taker's alone. Under both ``"winner"`` and ``"with_contract"`` scoring
-    it is won by the attack when the contract is made and lost when it is not. A chelem is
-    made when the defence takes no trick; if the attack takes none, the defence's chelem is
-    scored as well, on top of a failed announcement.
+    it is won by the attack when the contract is made and lost when it is not; under
+    ``"with_contract"`` the taker alone wins or pays it, a called partner's score leaves it
+    out. A chelem is made when the defence takes no trick; if the attack takes none, the
+    defence's chelem is scored as well, on top of a failed announcement.
 
     >>> from tarot_analysis.rules import load_rules
     >>> rules = load_rules("fft-4")
@@ -148,7 +150,10 @@ def score_outcomes(
     )
     per_defender = base + petit_au_bout + poignee + chelem
 
-    scores = _shared_scores(per_defender, taker, partners, played, rules)
+    # Under older rules the taker alone wins or pays the poignée of each defender: the
+    # partner's share is taken from the rest of the score (RULES.md §5).
+    taker_alone = poignee if rules.poignee.scoring == "with_contract" else np.zeros(deals)
+    scores = _shared_scores(per_defender, taker_alone, taker, partners, played, rules)
     petit_seat, petit_paid = _petit_personal(
         column("petit_wins_last_trick"), column("petit_au_bout_seat"), played, rules
     )
@@ -248,6 +253,7 @@ def _chelem_part(
 
 def _shared_scores(
     per_defender: FloatArray,
+    taker_alone: FloatArray,
     taker: IntArray,
     partners: list[IntArray],
     played: BoolArray,
@@ -258,17 +264,18 @@ def _shared_scores(
     The attack's total is per_defender times the number of defenders. The holder of called
     card i gets ``partner_fractions[i]`` of it (both fractions when one partner holds both
     cards) and the taker the rest; a taker alone faces ``players − 1`` defenders and so gets
-    ``shares.alone`` times per_defender.
+    ``shares.alone`` times per_defender. The part ``taker_alone`` of per_defender is not
+    shared: the taker alone wins it from each defender.
     """
     players = rules.players
     seats = np.arange(players)
     attacking = (seats == taker[:, None]) | (seats == partners[0][:, None])
     attacking |= seats == partners[1][:, None]
     defenders = players - attacking.sum(axis=1)
-    attack_total = np.where(played, per_defender * defenders, 0.0)
+    attack_total = np.where(played, (per_defender - taker_alone) * defenders, 0.0)
 
     scores = np.where(attacking, 0.0, -per_defender[:, None])
-    taker_share = attack_total.copy()
+    taker_share = attack_total + np.where(played, taker_alone * defenders, 0.0)
     for fraction, holder in zip(rules.shares.partner_fractions, partners, strict=False):
         # Numerator first, then one division: 1/3 of 81 is exactly 27.
         share = np.where(holder >= 0, attack_total * fraction.numerator / fraction.denominator, 0)
