@@ -13,7 +13,7 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,plots,notebooks,dask]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,plots,notebooks,dask,env]'
 	touch $@
 
 # Debian's Chromium opens the report in the tests (and prints PDFs); installed when missing

@@ -28,8 +28,8 @@ import numpy as np
 from scipy import stats
 
 from tarot_analysis import __version__
-from tarot_analysis.engine.play import play
 from tarot_analysis.engine.scoring import score_outcomes
+from tarot_analysis.play import play
 from tarot_analysis.rules import load_rules
 
 

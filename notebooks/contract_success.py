@@ -28,7 +28,7 @@ bots = "random"
 # %matplotlib inline
 from tarot_analysis import plots
 from tarot_analysis.counterfactual import play_every_contract
-from tarot_analysis.engine.play import play
+from tarot_analysis.play import play
 from tarot_analysis.rules import load_rules
 
 rules = load_rules(rules_name)

@@ -33,9 +33,9 @@ import pandas as pd
 
 from tarot_analysis import plots
 from tarot_analysis.compare import compare_variants
-from tarot_analysis.engine.tarocco import play_tarocco_run
 from tarot_analysis.hand_stats import run_hands
 from tarot_analysis.rules import load_rules
+from tarot_analysis.tarocco import play_tarocco_run
 
 # %% [markdown]
 # ## 3, 4, 5 and 6 players: what the deal gives

@@ -279,7 +279,7 @@ def _play(args: argparse.Namespace) -> int:
             raise TarotInputError(f"{rules.name}: --no-rows counts contracts; Tarocco has none")
         return _play_tarocco(args, rules)
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
-    from tarot_analysis.engine.play import play, play_counts
+    from tarot_analysis.play import play, play_counts
     from tarot_analysis.simulate import check_output_path
 
     if args.out:
@@ -323,8 +323,8 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _play_tarocco(args: argparse.Namespace, rules: Any) -> int:
-    from tarot_analysis.engine.tarocco import play_tarocco_run
     from tarot_analysis.simulate import check_output_path
+    from tarot_analysis.tarocco import play_tarocco_run
 
     if args.out:
         check_output_path(args.out)
@@ -648,8 +648,8 @@ def _replay(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
     if rules.tarocco is not None:
-        from tarot_analysis.engine.replay import describe_tarocco
-        from tarot_analysis.engine.tarocco import play_tarocco_run
+        from tarot_analysis.replay import describe_tarocco
+        from tarot_analysis.tarocco import play_tarocco_run
 
         # The run from its start to the deal: Tarocco runs are short, and chunks hold matches.
         tarocco = play_tarocco_run(
@@ -659,8 +659,8 @@ def _replay(args: argparse.Namespace) -> int:
         print(describe_tarocco(tarocco, args.deal))
         return 0
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
-    from tarot_analysis.engine.play import replay
-    from tarot_analysis.engine.replay import describe
+    from tarot_analysis.play import replay
+    from tarot_analysis.replay import describe
 
     chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     result = replay(

@@ -12,7 +12,7 @@ What is measured for each variant:
 
 - ``success`` and ``taker_score``, per contract. In ``counterfactual`` mode seat 0 takes every
   contract on every deal (:func:`~tarot_analysis.counterfactual.play_every_contract`); in
-  ``auction`` mode the bots bid (:func:`~tarot_analysis.engine.play.play`) and a contract's
+  ``auction`` mode the bots bid (:func:`~tarot_analysis.play.play`) and a contract's
   rates are over the deals where it was bid.
 - ``poignee_shown`` (a deal where a poignée counts), ``poignee_value`` (its mean score per
   defender, signed for the attack, over deals where one is shown), ``petit_au_bout`` (the Petit
@@ -381,7 +381,7 @@ def _measure(
     """Every measure of one variant, deal by deal, and the deals it was dealt. ``runs``: the
     ``threads`` and Dask ``client`` that run the chunks."""
     from tarot_analysis.deal import deal
-    from tarot_analysis.engine.play import play
+    from tarot_analysis.play import play
 
     rules = variant.rules
     bot_arg: str | tuple[str, ...] = bots[0] if len(bots) == 1 else bots

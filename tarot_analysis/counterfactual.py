@@ -6,7 +6,7 @@ use of the dog with the taker forced: Prise and Garde share their play (the dog 
 écart made) and differ only by the multiplier; Garde sans and Garde contre are each played
 once. In 5 and 6 players the call made for the first play is kept for the others, so every
 contract of a deal faces the same partner. A number produced this way says ``mode:
-counterfactual``; the auction (``engine.play.play`` without ``forced``) stays available.
+counterfactual``; the auction (``tarot_analysis.play.play`` without ``forced``) stays available.
 
 >>> from tarot_analysis.rules import load_rules
 >>> outcomes = play_every_contract(load_rules("fft-4"), 500, seed=1)
@@ -26,9 +26,9 @@ import pandas as pd
 from tarot_analysis import cards
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
-from tarot_analysis.engine.play import PlayResult, play
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.play import PlayResult, play
 from tarot_analysis.rules import Rules
 from tarot_analysis.stats import wilson_interval
 

@@ -323,7 +323,7 @@ def _auction_tables(
     """
     from tarot_analysis._jit import normalise_seed
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
-    from tarot_analysis.engine.play import play
+    from tarot_analysis.play import play
     from tarot_analysis.simulate import run_metadata
     from tarot_analysis.stats import wilson_interval
 

@@ -33,7 +33,7 @@ from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin, get_type_hints
+from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
 from tarot_analysis.errors import RulesError
 
@@ -41,6 +41,7 @@ __all__ = [
     "CALLED_CARDS",
     "DECK_SIZE",
     "DEFAULT_PRESET",
+    "MAX_CONTRACTS",
     "PRESET_ALIASES",
     "TRUMPS_WITH_EXCUSE",
     "CardPoints",
@@ -103,6 +104,9 @@ Allowance = Literal["allowed", "if_forced", "forbidden"]
 PoigneeAnnouncer = Literal["any", "taker"]
 PoigneeScoring = Literal["winner", "with_contract"]
 HalfPointRounding = Literal["none", "away_from_requirement"]
+
+#: The most contracts a preset may list: the engine numbers a bid action for each.
+MAX_CONTRACTS: Final = 8
 
 #: How many cards the taker calls under each ``call`` rule.
 CALLED_CARDS: Mapping[str, int] = types.MappingProxyType({"none": 0, "king": 1, "king_queen": 2})
@@ -408,7 +412,8 @@ class Rules:
     Bidding: ``bidding``, ``contracts`` lowest first, ``call`` (``"none"``, ``"king"``,
     ``"king_queen"``), ``call_holding_all_kings`` (``"queen"``: a taker holding all four kings
     calls a queen, then a knight, then a jack; ``"any_suit_card"``, the older 5-player rule: any
-    suit card, a king of its own meaning it plays alone) and ``ecart``. Play: ``first_lead_called_suit_forbidden``,
+    suit card, a king of its own meaning it plays alone) and ``ecart``. Play:
+    ``first_lead_called_suit_forbidden``,
     ``trumps_must_be_broken`` (no trump lead until a trump has been played on a suit lead,
     unless the leader holds only trumps and the Excuse), ``must_overtrump_when_void`` and
     ``must_overtrump_on_trump_lead``. Score for each defender:
@@ -517,6 +522,11 @@ class Rules:
     def _check_contracts(self) -> None:
         if self.bidding and not self.contracts:
             raise RulesError("contracts must not be empty when bidding = true")
+        if len(self.contracts) > MAX_CONTRACTS:
+            raise RulesError(
+                f"contracts may hold at most {MAX_CONTRACTS} contracts (the engine numbers a "
+                f"bid for each), got {len(self.contracts)}"
+            )
         seen: set[str] = set()
         for index, contract in enumerate(self.contracts):
             key = _contract_key(contract.name)

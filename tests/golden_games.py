@@ -43,8 +43,8 @@ def runs() -> dict[str, Callable[[], str]]:
         from tarot_analysis.play import play, play_given
         from tarot_analysis.tarocco import play_tarocco_run
     except ImportError:  # the engine before the state
-        from tarot_analysis.engine.play import play, play_given  # type: ignore[no-redef]
-        from tarot_analysis.engine.tarocco import play_tarocco_run  # type: ignore[no-redef]
+        from tarot_analysis.play import play, play_given  # type: ignore[no-redef]
+        from tarot_analysis.tarocco import play_tarocco_run  # type: ignore[no-redef]
 
     cases: dict[str, Callable[[], str]] = {}
     for name in FRENCH_PRESETS:

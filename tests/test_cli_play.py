@@ -9,7 +9,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tarot_analysis.cli import main
-from tarot_analysis.engine.play import play, replay
+from tarot_analysis.play import play, replay
 from tarot_analysis.rules import load_rules
 
 
@@ -58,7 +58,7 @@ def test_play_counts_without_rows_give_the_table_of_the_rows(
 
 
 def test_counts_add_up_across_chunks_and_refuse_a_score_they_cannot_hold() -> None:
-    from tarot_analysis.engine.play import ContractCounts
+    from tarot_analysis.play import ContractCounts
 
     rules = load_rules("fft-5")
     result = play(rules, 4000, seed=3, chunk_size=1000)

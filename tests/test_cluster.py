@@ -112,7 +112,7 @@ def test_chunks_come_back_in_order_however_long_each_takes(client) -> None:  # t
 
 
 def test_play_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.engine.play import play
+    from tarot_analysis.play import play
 
     rules = load_rules("fft-5")
     kwargs = {"bots": "heuristic", "seed": 6, "chunk_size": 3_000, "keep_tricks": True}
@@ -124,7 +124,7 @@ def test_play_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # 
 
 
 def test_tarocco_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.engine.tarocco import play_tarocco_run
+    from tarot_analysis.tarocco import play_tarocco_run
 
     rules = load_rules("tarocco")
     local = play_tarocco_run(rules, 5_000, seed=2, chunk_size=1_200, threads=2)

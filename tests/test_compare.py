@@ -24,8 +24,8 @@ from tarot_analysis.compare import (
     run_command,
 )
 from tarot_analysis.deal import deal
-from tarot_analysis.engine.play import play
 from tarot_analysis.errors import RulesError, TarotInputError
+from tarot_analysis.play import play
 from tarot_analysis.rules import load_rules
 
 DEALS = 2_000

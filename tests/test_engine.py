@@ -14,9 +14,9 @@ import pytest
 from tarot_analysis import cards
 from tarot_analysis.bots import BOTS
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
-from tarot_analysis.engine.play import PlayResult, play
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.play import PlayResult, play
 from tarot_analysis.rules import list_presets, load_rules
 from tests import reference_play as ref
 

@@ -6,8 +6,8 @@ import pytest
 
 from tarot_analysis import cards
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
-from tarot_analysis.engine.play import play_given
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.play import play_given
 from tarot_analysis.rules import Rules, load_rules
 
 COL = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}

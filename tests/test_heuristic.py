@@ -15,11 +15,11 @@ import pytest
 from benchmarks.duplicate import duplicate
 from tarot_analysis import cards
 from tarot_analysis.bots import BOTS, heuristic
-from tarot_analysis.engine import core
+from tarot_analysis.engine import core, state
 from tarot_analysis.engine.cardsets import NOT_LED, TRUMP_LED, suit_of
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.engine.params import engine_rules
-from tarot_analysis.engine.play import play
+from tarot_analysis.play import play
 from tarot_analysis.rules import load_rules
 
 COL = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}
@@ -60,7 +60,7 @@ def chosen(
     lo, hi = hand(held)
     on_table = list(cards.parse_cards(trick))
     assert (leader + len(on_table)) % players == seat
-    view = np.zeros(core.N_VIEW, dtype=np.int64)
+    view = np.zeros(state.N_VIEW, dtype=np.int64)
     led, top_trump, best = NOT_LED, 0, -1
     for k, card in enumerate(on_table):  # as the engine follows the trick
         suit = suit_of(card)
@@ -73,18 +73,18 @@ def chosen(
                 led, best = suit, k
             elif suit == led and top_trump == 0 and card > on_table[best]:
                 best = k
-    view[core.V_TRICK] = trick_number
-    view[core.V_LEADER] = leader
-    view[core.V_LED] = led
-    view[core.V_TOP_TRUMP] = top_trump
-    view[core.V_TAKER] = taker
-    view[core.V_IN_TRICK] = len(on_table)
-    view[core.V_BEST] = best
-    view[core.V_CONTRACT] = 1
-    view[core.V_CALLED_1], view[core.V_CALLED_2] = called
-    view[core.V_PARTNER_1], view[core.V_PARTNER_2] = partners
-    view[core.V_PLAYERS] = players
-    view[core.V_TRICKS] = int(p[1])
+    view[state.V_TRICK] = trick_number
+    view[state.V_LEADER] = leader
+    view[state.V_LED] = led
+    view[state.V_TOP_TRUMP] = top_trump
+    view[state.V_TAKER] = taker
+    view[state.V_IN_TRICK] = len(on_table)
+    view[state.V_BEST] = best
+    view[state.V_CONTRACT] = 1
+    view[state.V_CALLED_1], view[state.V_CALLED_2] = called
+    view[state.V_PARTNER_1], view[state.V_PARTNER_2] = partners
+    view[state.V_PLAYERS] = players
+    view[state.V_TRICKS] = int(p[1])
     trick_array = np.full(players, -1, dtype=np.int64)
     trick_array[: len(on_table)] = on_table
     seen_lo, seen_hi = cards.to_mask([*cards.parse_cards(earlier), *on_table])

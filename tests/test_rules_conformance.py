@@ -12,10 +12,10 @@ import pytest
 
 from tarot_analysis import cards
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
-from tarot_analysis.engine.play import play, play_given
-from tarot_analysis.engine.replay import describe
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.play import play, play_given
+from tarot_analysis.replay import describe
 from tarot_analysis.rules import list_presets, load_rules
 from tests import reference_play as ref
 from tests.test_engine import referee_all

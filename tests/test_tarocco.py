@@ -14,7 +14,9 @@ import pytest
 from tarot_analysis import cards
 from tarot_analysis.bots import BOTS
 from tarot_analysis.deal import deal
-from tarot_analysis.engine.tarocco import (
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.tarocco import (
     EVENT_COLUMNS,
     PART_NAMES,
     TaroccoResult,
@@ -23,8 +25,6 @@ from tarot_analysis.engine.tarocco import (
     play_tarocco_run,
     settle_matches,
 )
-from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import Rules, load_rules
 from tests import reference_play as ref
 
 TAROCCO = load_rules("tarocco")

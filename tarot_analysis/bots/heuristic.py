@@ -1,7 +1,7 @@
 """The ``heuristic`` bot: French Tarot played by a club player's rules of thumb.
 
 Every decision uses only what its seat may know: its own hand, the public ``view`` of the deal
-(:mod:`tarot_analysis.engine.core`, ``V_*``), the cards in the trick, every card played so far
+(:mod:`tarot_analysis.engine.state`, ``V_*``), the cards in the trick, every card played so far
 and the voids the table has seen (the poignées shown are not used yet). It never looks at
 another hand or the dog. It draws no random numbers: the same position always gets the same
 answer.
@@ -44,9 +44,9 @@ import numpy as np
 from numba import njit
 
 from tarot_analysis import cards
-from tarot_analysis._jit import popcount, trailing_zeros
-from tarot_analysis.engine import core as _core
+from tarot_analysis._jit import KERNEL, popcount, trailing_zeros
 from tarot_analysis.engine import params as R
+from tarot_analysis.engine import state as _state
 from tarot_analysis.engine.cardsets import (
     BOUTS_HI,
     EXCUSE,
@@ -142,7 +142,7 @@ SAVE_WITH_EXCUSE_HALF: Final = 5
 # --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def hand_value(lo: np.uint64, hi: np.uint64, hand_size: int, with_dog: bool) -> int:
     """The count of a hand, scaled to an 18-card hand: about the margin, in card points, by
     which the bots make a Garde with it, plus 40.
@@ -188,7 +188,7 @@ def hand_value(lo: np.uint64, hi: np.uint64, hand_size: int, with_dog: bool) -> 
     return (value * COUNT_HAND_SIZE + hand_size // 2) // hand_size
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def contract_level(lo: np.uint64, hi: np.uint64, p: Any) -> int:
     """The highest contract index the hand is worth (−1: pass), among the rules' contracts."""
     hand_size = p[R.HAND_SIZE]
@@ -203,14 +203,14 @@ def contract_level(lo: np.uint64, hi: np.uint64, p: Any) -> int:
     return level
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def bid(seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any) -> int:
     """The contract the hand is worth if it beats ``best``, else −1 (pass)."""
     level = contract_level(lo, hi, p)
     return level if level > best else -1
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def call(lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, p: Any) -> int:
     """The candidate to call: one not held if possible, then the highest rank (a queen first
     where any card may be called), in the suit where the taker is longest, the other honours of
@@ -233,7 +233,7 @@ def call(lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, p: Any) -> int:
     return best_card
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _ecart_priority(card: int, lo: np.uint64, taken_lo: np.uint64) -> int:
     """How much the taker wants ``card`` in the écart (higher first)."""
     if card >= EXCUSE:
@@ -252,7 +252,7 @@ def _ecart_priority(card: int, lo: np.uint64, taken_lo: np.uint64) -> int:
     return 200 - 10 * length - rank  # low cards of short suits, towards a void
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def ecart(
     lo: np.uint64, hi: np.uint64, free_lo: np.uint64, free_hi: np.uint64, count: int, p: Any
 ) -> tuple[np.uint64, np.uint64]:
@@ -304,7 +304,7 @@ def ecart(
     return out_lo, out_hi
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def poignee(
     seat: int, lo: np.uint64, hi: np.uint64, level_held: int, is_taker: bool, p: Any
 ) -> int:
@@ -315,7 +315,7 @@ def poignee(
     return 0
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def chelem(lo: np.uint64, hi: np.uint64, p: Any) -> bool:
     """Announce a chelem only when it cannot fail: the taker leads, its unbroken run of top
     trumps is as long as the trumps it lacks, and each suit it holds is a run from the king down."""
@@ -343,21 +343,21 @@ def chelem(lo: np.uint64, hi: np.uint64, p: Any) -> bool:
 # --------------------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _sides(seat: int, lo: np.uint64, hi: np.uint64, view: Any) -> tuple[int, bool]:
     """The seats ``seat`` knows to be on its side (a bitmask), and whether it attacks.
 
     The taker and the revealed partners attack, and so does a seat holding a called card. A
     defender knows the other defenders once every called card's holder is known.
     """
-    players = view[_core.V_PLAYERS]
-    attack = 1 << view[_core.V_TAKER]
+    players = view[_state.V_PLAYERS]
+    attack = 1 << view[_state.V_TAKER]
     resolved = True
     for i in range(2):
-        called = view[_core.V_CALLED_1 + i]
+        called = view[_state.V_CALLED_1 + i]
         if called < 0:
             continue
-        partner = view[_core.V_PARTNER_1 + i]
+        partner = view[_state.V_PARTNER_1 + i]
         if partner >= 0:
             attack |= 1 << partner
         elif holds(lo, hi, called):
@@ -372,7 +372,7 @@ def _sides(seat: int, lo: np.uint64, hi: np.uint64, view: Any) -> tuple[int, boo
     return 0, False
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _presumed_void(out_in_suit: int, in_hand: int, unknown: int) -> bool:
     """Whether a seat not seen void is presumed void: few cards of the suit are still out."""
     if out_in_suit == 0:
@@ -380,7 +380,7 @@ def _presumed_void(out_in_suit: int, in_hand: int, unknown: int) -> bool:
     return out_in_suit * in_hand * 10 < unknown * VOID_PRESUMED_TENTHS
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _may_trump(
     threats: int, led: int, voids: Any, unk_lo: np.uint64, in_hand: int, unknown: int
 ) -> bool:
@@ -391,14 +391,14 @@ def _may_trump(
         s = trailing_zeros(np.uint64(rest))
         rest &= rest - 1
         seen = voids[s]
-        if seen & _core.NO_TRUMPS:
+        if seen & _state.NO_TRUMPS:
             continue
         if presumed or seen & (1 << led):
             return True
     return False
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _threatened(
     card: int,
     led: int,
@@ -435,7 +435,7 @@ def _threatened(
     return _may_trump(threats, led, voids, unk_lo, in_hand, unknown)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _richest(mask: np.uint64) -> int:
     """The suit card of ``mask`` worth the most; among low cards the lowest."""
     for ranked in (KINGS_LO, QUEENS_LO, KNIGHTS_LO, JACKS_LO):
@@ -444,7 +444,7 @@ def _richest(mask: np.uint64) -> int:
     return trailing_zeros(mask)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _cheapest(mask: np.uint64, lo: np.uint64) -> int:
     """The suit card of ``mask`` worth the least: a low card of the hand's shortest suit, else
     the smallest honour."""
@@ -465,7 +465,7 @@ def _cheapest(mask: np.uint64, lo: np.uint64) -> int:
     return trailing_zeros(mask)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _lowest_trump(trumps: np.uint64) -> int:
     """The lowest trump of a non-empty set, the Petit only when it is alone."""
     others = trumps & ~PETIT_HI
@@ -474,7 +474,7 @@ def _lowest_trump(trumps: np.uint64) -> int:
     return PETIT
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _lead(
     lo: np.uint64,
     hi: np.uint64,
@@ -496,7 +496,7 @@ def _lead(
     while rest:
         s = trailing_zeros(np.uint64(rest))
         rest &= rest - 1
-        if voids[s] & _core.NO_TRUMPS == 0:
+        if voids[s] & _state.NO_TRUMPS == 0:
             trumpers |= 1 << s
     their_trumps = unk_hi & TRUMPS_HI if trumpers else ZERO
     # Once nobody else holds a trump, the Petit wins the last trick: keep it for then.
@@ -556,7 +556,7 @@ def _lead(
     return _lowest_trump(real_hi & TRUMPS_HI)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def _follow(
     lo: np.uint64,
     hi: np.uint64,
@@ -575,11 +575,11 @@ def _follow(
 ) -> int:
     """The card to play on a trick already led, among ``real`` (the legal cards but the
     Excuse); the Excuse itself when it saves an honour or the Petit (``spare_excuse``)."""
-    players = view[_core.V_PLAYERS]
-    led = view[_core.V_LED]
-    top_trump = view[_core.V_TOP_TRUMP]
-    best = view[_core.V_BEST]
-    winner = (view[_core.V_LEADER] + best) % players
+    players = view[_state.V_PLAYERS]
+    led = view[_state.V_LED]
+    top_trump = view[_state.V_TOP_TRUMP]
+    best = view[_state.V_BEST]
+    winner = (view[_state.V_LEADER] + best) % players
     winning = trick[best]
     ally_wins = (allies >> winner) & 1 == 1
     secure = ally_wins and not _threatened(
@@ -628,7 +628,7 @@ def _follow(
         if could != ZERO and not ally_wins:
             rich = False
             half = 0
-            for k in range(view[_core.V_IN_TRICK]):
+            for k in range(view[_state.V_IN_TRICK]):
                 if trick[k] == PETIT:
                     rich = True
                 if trick[k] != EXCUSE:
@@ -645,7 +645,7 @@ def _follow(
     return card
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def play(
     seat: int,
     lo: np.uint64,
@@ -662,10 +662,10 @@ def play(
     """The card ``seat``, holding ``(lo, hi)``, plays among the legal ones (see the module)."""
     if size(legal_lo, legal_hi) == 1:
         return lowest(legal_lo, legal_hi)
-    tricks = view[_core.V_TRICKS]
-    t = view[_core.V_TRICK]
-    taker = view[_core.V_TAKER]
-    chelem_taker = view[_core.V_CHELEM] == 1 and seat == taker
+    tricks = view[_state.V_TRICKS]
+    t = view[_state.V_TRICK]
+    taker = view[_state.V_TAKER]
+    chelem_taker = view[_state.V_CHELEM] == 1 and seat == taker
     has_excuse = legal_hi & EXCUSE_HI != ZERO
     # The Excuse played at the last trick is lost: play it at the one before at the latest.
     if has_excuse and not chelem_taker and t >= tricks - 2:
@@ -674,20 +674,20 @@ def play(
     real_hi = legal_hi & ~EXCUSE_HI
     if real_lo | real_hi == ZERO:
         return EXCUSE
-    players = view[_core.V_PLAYERS]
+    players = view[_state.V_PLAYERS]
     allies, attacker = _sides(seat, lo, hi, view)
     unk_lo = SUIT_CARDS_LO & ~(lo | played[0])
     unk_hi = ALL_HI & ~(hi | played[1])
     unknown = popcount(unk_lo) + popcount(unk_hi)
     in_hand = tricks - t  # cards held by each seat yet to play this trick
-    n_in = view[_core.V_IN_TRICK]
-    leader = view[_core.V_LEADER]
+    n_in = view[_state.V_IN_TRICK]
+    leader = view[_state.V_LEADER]
     threats = 0  # seats still to play after this one, not known to be on its side
     for k in range(n_in + 1, players):
         s = (leader + k) % players
         if (allies >> s) & 1 == 0:
             threats |= 1 << s
-    if view[_core.V_LED] == NOT_LED:
+    if view[_state.V_LED] == NOT_LED:
         return _lead(
             lo, hi, real_lo, real_hi, attacker, chelem_taker,
             threats, voids, unk_lo, unk_hi, in_hand, unknown,

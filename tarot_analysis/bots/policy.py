@@ -14,13 +14,14 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
+from tarot_analysis._jit import KERNEL
 from tarot_analysis.bots import heuristic, random_bot
 from tarot_analysis.engine.params import N_CONTRACTS
 
 HEURISTIC: Final = 1  # the heuristic bot's number in BOTS
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def bid(bot: int, seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any, rng: Any) -> int:
     """The contract index ``seat`` bids over ``best`` (−1: pass); ``p`` the engine's rules."""
     if bot == HEURISTIC:
@@ -28,7 +29,7 @@ def bid(bot: int, seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any, rn
     return random_bot.bid(seat, lo, hi, best, p[N_CONTRACTS], rng)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def call(bot: int, lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, p: Any, rng: Any) -> int:
     """The card the taker (holding ``lo, hi``) calls among the candidates ``cand_lo``."""
     if bot == HEURISTIC:
@@ -36,7 +37,7 @@ def call(bot: int, lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, p: Any, rng
     return random_bot.pick(cand_lo, np.uint64(0), rng)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def ecart(
     bot: int,
     lo: np.uint64,
@@ -53,7 +54,7 @@ def ecart(
     return random_bot.choose_from(free_lo, free_hi, count, rng)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def poignee(
     bot: int,
     seat: int,
@@ -70,7 +71,7 @@ def poignee(
     return random_bot.poignee(level_held, rng)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def chelem(bot: int, lo: np.uint64, hi: np.uint64, p: Any, rng: Any) -> bool:
     """Whether the taker announces a chelem."""
     if bot == HEURISTIC:
@@ -78,7 +79,7 @@ def chelem(bot: int, lo: np.uint64, hi: np.uint64, p: Any, rng: Any) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def play(
     bot: int,
     seat: int,
@@ -96,7 +97,7 @@ def play(
 ) -> int:
     """The card ``seat``, holding ``(lo, hi)``, plays among the legal ones.
 
-    ``view``: the public state of the deal (``engine.core.V_*``); ``trick[:view[V_IN_TRICK]]``
+    ``view``: the public state of the deal (``engine.state.V_*``); ``trick[:view[V_IN_TRICK]]``
     the cards already in the trick, in play order; ``played`` every card played so far (two
     words); ``voids`` per seat, the suits (bit s) it was seen to lack and ``NO_TRUMPS``;
     ``shown`` the poignée level each seat showed.

@@ -13,11 +13,11 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from tarot_analysis._jit import draw_below
+from tarot_analysis._jit import KERNEL, draw_below
 from tarot_analysis.engine.cardsets import ZERO, nth, size
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def bid(seat: int, lo: np.uint64, hi: np.uint64, best: int, n_contracts: int, rng: Any) -> int:
     """A contract index higher than ``best``, or −1 to pass."""
     higher = n_contracts - 1 - best
@@ -26,13 +26,13 @@ def bid(seat: int, lo: np.uint64, hi: np.uint64, best: int, n_contracts: int, rn
     return best + 1 + draw_below(rng, higher)
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def pick(lo: np.uint64, hi: np.uint64, rng: Any) -> int:
     """A uniformly random card of a non-empty set."""
     return nth(lo, hi, draw_below(rng, size(lo, hi)))
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def choose_from(lo: np.uint64, hi: np.uint64, count: int, rng: Any) -> tuple[np.uint64, np.uint64]:
     """``count`` cards drawn uniformly without replacement from a set holding at least that many."""
     out_lo = ZERO
@@ -50,7 +50,7 @@ def choose_from(lo: np.uint64, hi: np.uint64, count: int, rng: Any) -> tuple[np.
     return out_lo, out_hi
 
 
-@njit(cache=True)
+@njit(**KERNEL)
 def poignee(level_held: int, rng: Any) -> int:
     """Show the poignée held half the time."""
     if level_held > 0 and draw_below(rng, 2) == 1:

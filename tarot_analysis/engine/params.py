@@ -40,7 +40,18 @@ CHELEM_EXCUSE_WINS_LAST: Final = 22
 CHELEM_PETIT_PENULTIMATE: Final = 23
 PETIT_AU_BOUT_SCORED: Final = 24
 CALL_ANY_HOLDING_ALL_KINGS: Final = 25  # 1: holding all four kings, any suit card
-N_PARAMS: Final = 26
+# Tarocco (``rules.tarocco``): 0 in the French presets.
+TAROCCO: Final = 26  # 1: every player for himself, the dealer takes the extra cards
+FOOL_EXCUSED: Final = 27
+FOOL_LOWEST_LAST: Final = 28
+MAGICIAN_WON: Final = 29
+MAGICIAN_LOST: Final = 30
+TAROCCHI_COUNT: Final = 31
+TAROCCHI_PREMIUM: Final = 32
+ALL_TRICKS_PREMIUM: Final = 33
+#: DOG_* of each contract, lowest first, from here (at most eight contracts).
+CONTRACT_DOG: Final = 34
+N_PARAMS: Final = CONTRACT_DOG + 8
 
 ALLOWED: Final = 0
 IF_FORCED: Final = 1
@@ -90,6 +101,16 @@ def engine_rules(rules: Rules) -> EngineRules:
     p[CHELEM_PETIT_PENULTIMATE] = rules.chelem.petit_au_bout_penultimate
     p[PETIT_AU_BOUT_SCORED] = rules.has_petit_au_bout
     p[CALL_ANY_HOLDING_ALL_KINGS] = rules.call_holding_all_kings == "any_suit_card"
+    tarocco = rules.tarocco
+    if tarocco is not None:
+        p[TAROCCO] = 1
+        p[FOOL_EXCUSED] = tarocco.fool_excused
+        p[FOOL_LOWEST_LAST] = tarocco.fool_lowest_at_last_trick
+        p[MAGICIAN_WON] = tarocco.magician_last_trick
+        p[MAGICIAN_LOST] = tarocco.magician_lost_last_trick
+        p[TAROCCHI_COUNT] = tarocco.tarocchi_premium_count
+        p[TAROCCHI_PREMIUM] = tarocco.tarocchi_premium
+        p[ALL_TRICKS_PREMIUM] = tarocco.all_tricks_premium
     points = rules.card_points
     half = np.empty(cards.N_CARDS, dtype=np.int64)
     for card in range(cards.N_CARDS):
@@ -107,4 +128,5 @@ def engine_rules(rules: Rules) -> EngineRules:
             value = points.other
         half[card] = round(2 * value)
     contract_dog = np.array([_DOG[c.dog] for c in rules.contracts], dtype=np.int64)
+    p[CONTRACT_DOG : CONTRACT_DOG + len(contract_dog)] = contract_dog
     return EngineRules(params=p, contract_dog=contract_dog, half_points=half)

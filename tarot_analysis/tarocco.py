@@ -2,9 +2,10 @@
 
 Phases of a deal, in order: the dealer takes the cards left after the deal and discards as
 many (:func:`~tarot_analysis.engine.core.ecart_sets` says which may go), every player holding
-enough tarocchi declares them, the tricks are played, and each player's pile is counted.
-The French engine's pieces are reused as they are: :func:`~tarot_analysis.engine.core.legal_cards`
-says what may be played, the bots (:mod:`tarot_analysis.bots.policy`) choose among it.
+enough tarocchi declares them, the tricks are played, and each player's pile is counted. The
+deal is the French game state (:mod:`tarot_analysis.engine.state`) in its Tarocco mode:
+:func:`~tarot_analysis.engine.core.legal_cards` says what may be played, the bots choose
+among it at the table (:func:`tarot_analysis.table.play_tarocco`).
 
 >>> from tarot_analysis.rules import load_rules
 >>> result = play_tarocco_run(load_rules("tarocco"), 30, seed=1, chunk_size=15)
@@ -47,14 +48,14 @@ Conventions, and how the rules were read where RULES.md §7 leaves room:
   loser pays it the difference, so match scores sum to zero; when several share the highest
   total, what the losers pay is shared equally among them. A run's last match is left out of
   :meth:`TaroccoResult.matches` if it lacks deals.
-- **What the bots see.** The French view (:data:`~tarot_analysis.engine.core.N_VIEW`) with no
+- **What the bots see.** The French view (:data:`~tarot_analysis.engine.state.N_VIEW`) with no
   contract and the dealer in the taker's place (he took the extra cards and discarded); there
   are no sides. A shown Fool stands in the trick at its place like the French Excuse, which
   never wins either; no poignée is ever shown.
 - **Chunks.** A run is cut into chunks of a multiple of ``match_deals`` deals so that no match
   straddles two chunks; chunk *i* deals from the dealer's stream
   (:meth:`~tarot_analysis.deal.DealStream.open`) and plays from the bots' stream of the same
-  chunk, as in :func:`tarot_analysis.engine.play.play`: the same seed and chunk size give the
+  chunk, as in :func:`tarot_analysis.play.play`: the same seed and chunk size give the
   same games on one thread or many.
 - Buying a card (``tarocco.buying_cards``) is not modelled: rules that turn it on are refused.
 """
@@ -68,69 +69,47 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from numba import njit
 from tqdm.auto import tqdm
 
 from tarot_analysis import cards
-from tarot_analysis._jit import normalise_seed, popcount
-from tarot_analysis.bots import policy
+from tarot_analysis._jit import normalise_seed
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk, make_plan
-from tarot_analysis.engine import core as C
-from tarot_analysis.engine import params as R
-from tarot_analysis.engine.cardsets import (
-    EXCUSE,
-    EXCUSE_HI,
-    N_SUIT_CARDS,
-    NOT_LED,
-    PETIT,
-    TRUMP_LED,
-    TRUMPS_HI,
-    ZERO,
-    bit_of,
-    half_points_of,
-    holds,
-    suit_of,
-)
-from tarot_analysis.engine.core import choose_ecart, legal_cards
 from tarot_analysis.engine.params import engine_rules
-from tarot_analysis.engine.play import _bot_ids, _bot_rng
+from tarot_analysis.engine.state import (
+    E_DEALER,
+    E_DISCARD_HALF,
+    E_FOOL_SEAT,
+    E_FOOL_SHOWN,
+    E_LAST_WINNER,
+    N_EVENTS,
+    N_PARTS,
+    PART_ALL_TRICKS,
+    PART_MAGICIAN,
+    PART_TAROCCHI,
+)
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.play import Bots, Seating, _bot_rng, python_threads, seat_bots
+from tarot_analysis.python_bots import play_python
 from tarot_analysis.rules import Rules, Tarocco
 from tarot_analysis.simulate import map_chunks, run_metadata
 from tarot_analysis.stats import wilson_interval
+from tarot_analysis.table import play_tarocco
 
 __all__ = [
     "EVENT_COLUMNS",
     "N_EVENTS",
     "N_PARTS",
-    "N_TAROCCO_PARAMS",
     "PART_NAMES",
     "TaroccoResult",
     "dealer_of",
-    "play_tarocco",
     "play_tarocco_given",
     "play_tarocco_run",
     "settle_matches",
-    "tarocco_params",
 ]
 
-# The parts of a deal's count, per seat (the ``parts`` array, in half points).
-PART_POINTS: Final = 0  # card points of the pile
-PART_MAGICIAN: Final = 1
-PART_TAROCCHI: Final = 2  # 15 tarocchi declared
-PART_ALL_TRICKS: Final = 3
-N_PARTS: Final = 4
 #: Column names of the parts, in order.
 PART_NAMES: Final = ("points", "magician", "tarocchi", "all_tricks")
 
-# What happened in a deal (the ``events`` array).
-E_DEALER: Final = 0
-E_FOOL_SEAT: Final = 1  # who played the Fool (−1: nobody, it was discarded)
-E_FOOL_SHOWN: Final = 2  # the trick at which it was shown (−1: it was not)
-E_MAGICIAN_SEAT: Final = 3  # who played the Magician to the last trick (−1: nobody)
-E_LAST_WINNER: Final = 4  # who won the last trick
-E_DISCARD_HALF: Final = 5  # card points × 2 of the dealer's discard
-N_EVENTS: Final = 6
 #: Column names of the events, in order.
 EVENT_COLUMNS: Final = (
     "dealer",
@@ -140,38 +119,6 @@ EVENT_COLUMNS: Final = (
     "last_trick_winner",
     "discard_half_points",
 )
-
-# The Tarocco rules as the kernel reads them (the ``t`` array).
-T_FOOL_EXCUSED: Final = 0
-T_FOOL_LOWEST_LAST: Final = 1
-T_MAGICIAN_WON: Final = 2
-T_MAGICIAN_LOST: Final = 3
-T_TAROCCHI_COUNT: Final = 4
-T_TAROCCHI_PREMIUM: Final = 5
-T_ALL_TRICKS_PREMIUM: Final = 6
-T_MATCH_DEALS: Final = 7
-N_TAROCCO_PARAMS: Final = 8
-
-# How high a card ranks in a trick: suit cards by rank (0–13), the Fool as the lowest tarocco
-# just above them, trump n above it.
-FOOL_AS_TAROCCO: Final = cards.N_RANKS
-CANNOT_WIN: Final = -1
-TAROCCHI_HI: Final = TRUMPS_HI | EXCUSE_HI  # the tarocchi a declaration counts
-
-
-def tarocco_params(rules: Rules) -> npt.NDArray[np.int64]:
-    """The ``t`` array of :func:`play_tarocco`: ``rules.tarocco`` as named integers."""
-    tarocco = _tarocco_of(rules)
-    t = np.zeros(N_TAROCCO_PARAMS, dtype=np.int64)
-    t[T_FOOL_EXCUSED] = tarocco.fool_excused
-    t[T_FOOL_LOWEST_LAST] = tarocco.fool_lowest_at_last_trick
-    t[T_MAGICIAN_WON] = tarocco.magician_last_trick
-    t[T_MAGICIAN_LOST] = tarocco.magician_lost_last_trick
-    t[T_TAROCCHI_COUNT] = tarocco.tarocchi_premium_count
-    t[T_TAROCCHI_PREMIUM] = tarocco.tarocchi_premium
-    t[T_ALL_TRICKS_PREMIUM] = tarocco.all_tricks_premium
-    t[T_MATCH_DEALS] = tarocco.match_deals
-    return t
 
 
 def dealer_of(deal: npt.ArrayLike, rules: Rules) -> npt.NDArray[np.int64]:
@@ -183,206 +130,6 @@ def dealer_of(deal: npt.ArrayLike, rules: Rules) -> npt.NDArray[np.int64]:
     """
     j = np.asarray(deal, dtype=np.int64) % _tarocco_of(rules).match_deals
     return (rules.players - 1 + j) % rules.players
-
-
-@njit(inline="always")
-def _rank_in_trick(card: int, led: int, fool_is_tarocco: bool) -> int:
-    """How high ``card`` ranks in a trick of suit ``led`` (``CANNOT_WIN``: it cannot win)."""
-    if card > EXCUSE:
-        return FOOL_AS_TAROCCO + card - EXCUSE
-    if card == EXCUSE:
-        return FOOL_AS_TAROCCO if fool_is_tarocco else CANNOT_WIN
-    if card // cards.N_RANKS == led:
-        return card % cards.N_RANKS
-    return CANNOT_WIN
-
-
-@njit(cache=True, nogil=True)
-def play_tarocco(
-    masks: Any,
-    dealers: Any,
-    bots: Any,
-    p: Any,
-    t: Any,
-    half: Any,
-    rng: Any,
-    parts: Any,
-    tricks_won: Any,
-    events: Any,
-    log: Any,
-    leaders: Any,
-    discards: Any,
-    script: Any,
-    script_discard: Any,
-) -> None:
-    """Play every Tarocco deal of ``masks`` (n, players + 1, 2) to the end and count it.
-
-    ``dealers`` (n): the dealing seat, who takes row ``players`` of the deal (the extra cards),
-    discards and leads. ``p``: the engine's rules (``engine.params.engine_rules``), ``t``:
-    :func:`tarocco_params`, ``half``: card points × 2 per card, ``rng``: the bots' generator.
-
-    Fills ``parts`` (n, N_PARTS, players): each seat's card points, Magician, tarocchi and
-    every-trick premiums, all in half points (their sum is the deal's count); ``tricks_won``
-    (n, players) and ``events`` (n, N_EVENTS). When ``log`` has n rows, also
-    the cards of every trick in play order ``log`` (n, tricks, players; a shown Fool stands at
-    its place), who led each trick ``leaders`` (n, tricks + 1; the last column is who won the
-    last trick) and the discard ``discards`` (n, 2).
-
-    ``script`` (n, tricks, players), when it has n rows, gives the card each seat plays at each
-    trick (−1: its bot chooses), and ``script_discard`` (n, 2) the dealer's discard (zero: the
-    bot's); a scripted card or discard that is not legal raises ``ValueError``.
-    """
-    players = p[R.PLAYERS]
-    tricks = p[R.HAND_SIZE]
-    count = p[R.DOG_SIZE]
-    fool_excused = t[T_FOOL_EXCUSED] != 0
-    fool_lowest_last = t[T_FOOL_LOWEST_LAST] != 0
-    keep_log = log.shape[0] == masks.shape[0]
-    scripted = script.shape[0] == masks.shape[0]
-    hands = np.empty((players, 2), dtype=np.uint64)
-    piles = np.zeros(players, dtype=np.int64)  # card points × 2 taken by each seat
-    won = np.zeros(players, dtype=np.int64)
-    trick = np.empty(players, dtype=np.int64)
-    view = np.zeros(C.N_VIEW, dtype=np.int64)
-    voids = np.zeros(players, dtype=np.int64)
-    played = np.zeros(2, dtype=np.uint64)
-    shown = np.zeros(players, dtype=np.int64)  # no poignée in Tarocco
-    magician = np.zeros(players, dtype=np.int64)
-    for d in range(masks.shape[0]):
-        dealer = dealers[d]
-        for seat in range(players):
-            hands[seat, 0] = masks[d, seat, 0]
-            hands[seat, 1] = masks[d, seat, 1]
-            piles[seat] = 0
-            won[seat] = 0
-        events[d, :] = -1
-        events[d, E_DEALER] = dealer
-
-        # The dealer takes the extra cards and discards as many.
-        hands[dealer, 0] |= masks[d, players, 0]
-        hands[dealer, 1] |= masks[d, players, 1]
-        lo = hands[dealer, 0]
-        hi = hands[dealer, 1]
-        script_lo = script_discard[d, 0] if scripted else ZERO
-        script_hi = script_discard[d, 1] if scripted else ZERO
-        discard_lo, discard_hi, legal = choose_ecart(
-            bots[dealer], lo, hi, count, script_lo, script_hi, p, rng
-        )
-        if not legal:
-            raise ValueError("the scripted discard is not legal")
-        hands[dealer, 0] &= ~discard_lo
-        hands[dealer, 1] &= ~discard_hi
-        discard_half = half_points_of(discard_lo, discard_hi, half)
-        piles[dealer] += discard_half
-        events[d, E_DISCARD_HALF] = discard_half
-        if keep_log:
-            discards[d, 0] = discard_lo
-            discards[d, 1] = discard_hi
-
-        # Declarations before play: enough tarocchi, the Fool included.
-        for seat in range(players):
-            parts[d, PART_TAROCCHI, seat] = 0
-            if popcount(hands[seat, 1] & TAROCCHI_HI) >= t[T_TAROCCHI_COUNT]:
-                parts[d, PART_TAROCCHI, seat] = 2 * t[T_TAROCCHI_PREMIUM]
-            if holds(hands[seat, 0], hands[seat, 1], EXCUSE):
-                events[d, E_FOOL_SEAT] = seat
-
-        # The tricks.
-        leader = dealer if p[R.DEALER_LEADS] else (dealer + 1) % players
-        view[:] = -1
-        view[C.V_TAKER] = dealer
-        view[C.V_PLAYERS] = players
-        view[C.V_TRICKS] = tricks
-        view[C.V_CHELEM] = 0
-        voids[:] = 0
-        played[:] = ZERO
-        magician[:] = 0
-        for tr in range(tricks):
-            last = tr == tricks - 1
-            led = NOT_LED
-            top_trump = 0
-            best = -1
-            best_rank = CANNOT_WIN
-            shown_at = -1
-            view[C.V_TRICK] = tr
-            view[C.V_LEADER] = leader
-            for k in range(players):
-                seat = (leader + k) % players
-                legal_lo, legal_hi = legal_cards(
-                    hands[seat, 0], hands[seat, 1], led, top_trump, ZERO, False, p
-                )
-                view[C.V_LED] = led
-                view[C.V_TOP_TRUMP] = top_trump
-                view[C.V_IN_TRICK] = k
-                view[C.V_BEST] = best
-                if scripted and script[d, tr, seat] >= 0:
-                    card = script[d, tr, seat]
-                    if not holds(legal_lo, legal_hi, card):
-                        raise ValueError("a scripted card is not legal at that point")
-                else:
-                    card = policy.play(
-                        bots[seat], seat, hands[seat, 0], hands[seat, 1], legal_lo, legal_hi,
-                        view, trick, played, voids, shown, p, rng,
-                    )  # fmt: skip
-                card_lo, card_hi = bit_of(card)
-                hands[seat, 0] &= ~card_lo
-                hands[seat, 1] &= ~card_hi
-                played[0] |= card_lo
-                played[1] |= card_hi
-                trick[k] = card
-                suit = suit_of(card)
-                if 0 <= led < TRUMP_LED and suit != led and suit >= 0:
-                    voids[seat] |= 1 << led
-                    if suit != TRUMP_LED:
-                        voids[seat] |= C.NO_TRUMPS
-                elif led == TRUMP_LED and 0 <= suit < TRUMP_LED:
-                    voids[seat] |= C.NO_TRUMPS
-                if card == EXCUSE and fool_excused and not last:
-                    # Shown, not played: set aside with its holder's cards.
-                    shown_at = k
-                    piles[seat] += half[EXCUSE]
-                    events[d, E_FOOL_SHOWN] = tr
-                    continue
-                fool_is_tarocco = card == EXCUSE and last and fool_lowest_last
-                if led == NOT_LED:
-                    if card > EXCUSE or fool_is_tarocco:
-                        led = TRUMP_LED
-                    elif card < N_SUIT_CARDS:
-                        led = suit
-                if card > EXCUSE and card - EXCUSE > top_trump:
-                    top_trump = card - EXCUSE
-                rank = _rank_in_trick(card, led, fool_is_tarocco)
-                if rank > best_rank:
-                    best_rank = rank
-                    best = k
-            if keep_log:
-                for k in range(players):
-                    log[d, tr, k] = trick[k]
-                leaders[d, tr] = leader
-            winner = (leader + best) % players
-            for k in range(players):
-                if k != shown_at:
-                    piles[winner] += half[trick[k]]
-            won[winner] += 1
-            if last:
-                for k in range(players):
-                    if trick[k] == PETIT:
-                        seat = (leader + k) % players
-                        events[d, E_MAGICIAN_SEAT] = seat
-                        magician[seat] = t[T_MAGICIAN_WON] if k == best else t[T_MAGICIAN_LOST]
-            leader = winner
-        events[d, E_LAST_WINNER] = leader
-        if keep_log:
-            leaders[d, tricks] = leader
-
-        # The count.
-        for seat in range(players):
-            parts[d, PART_POINTS, seat] = piles[seat]
-            parts[d, PART_MAGICIAN, seat] = 2 * magician[seat]
-            parts[d, PART_ALL_TRICKS, seat] = (
-                2 * t[T_ALL_TRICKS_PREMIUM] if won[seat] == tricks else 0
-            )
-            tricks_won[d, seat] = won[seat]
 
 
 def settle_matches(totals: npt.ArrayLike) -> npt.NDArray[np.float64]:
@@ -573,7 +320,7 @@ def _tarocco_of(rules: Rules) -> Tarocco:
     if rules.tarocco is None:
         raise TarotInputError(
             f"{rules.name} is not a Tarocco preset; French deals are played by "
-            "tarot_analysis.engine.play.play"
+            "tarot_analysis.play.play"
         )
     return rules.tarocco
 
@@ -627,7 +374,7 @@ def _run_kernel(
     start: int,
     stop: int,
     dealers: npt.NDArray[np.int64],
-    ids: npt.NDArray[np.int64],
+    seating: Seating,
     rng: npt.NDArray[np.uint64],
     script: npt.NDArray[np.int64] = _NO_SCRIPT,
     script_discard: npt.NDArray[np.uint64] = _NO_SCRIPT_DISCARD,
@@ -638,11 +385,19 @@ def _run_kernel(
     assert result.tricks is not None and result.leaders is not None
     assert result.discards is not None
     kept = (start, stop) if len(result.tricks) else (0, 0)
+    out = (
+        result.parts[start:stop], result.tricks_won[start:stop], result.events[start:stop],
+        result.tricks[slice(*kept)], result.leaders[slice(*kept)], result.discards[slice(*kept)],
+    )  # fmt: skip
+    if seating.python:
+        play_python(
+            rules, engine, result.masks[start:stop], seating.ids, seating.python, rng,
+            dealers=dealers, out=out, script=script, script_ecart=script_discard,
+        )  # fmt: skip
+        return
     play_tarocco(
-        result.masks[start:stop], dealers, ids, engine.params, tarocco_params(rules),
-        engine.half_points, rng, result.parts[start:stop], result.tricks_won[start:stop],
-        result.events[start:stop], result.tricks[slice(*kept)], result.leaders[slice(*kept)],
-        result.discards[slice(*kept)], script, script_discard,
+        result.masks[start:stop], dealers, seating.ids, engine.params, engine.half_points, rng,
+        *out, script, script_discard,
     )  # fmt: skip
 
 
@@ -658,7 +413,7 @@ def play_tarocco_run(
     rules: Rules,
     deals: int,
     *,
-    bots: str | Sequence[str] = "random",
+    bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
     chunk_size: int | None = None,
     threads: int | None = None,
@@ -686,7 +441,9 @@ def play_tarocco_run(
             f"chunk size must be a positive multiple of the {match_deals} deals of a match, "
             f"so that no match straddles two chunks; got {chunk_size}"
         )
-    names, ids = _bot_ids(bots, rules.players)
+    seating = seat_bots(bots, rules.players)
+    names = seating.names
+    threads = python_threads(seating, threads, client)
     root = normalise_seed(seed)
     plan = make_plan(rules)
     result = _empty(rules, names, root, chunk_size, deals, keep_tricks)
@@ -697,7 +454,7 @@ def play_tarocco_run(
         n = min(deals, start + chunk_size) - start
         deal_chunk(plan, DealStream.open(plan, root, chunk), n, target.masks[first : first + n])
         dealers = dealer_of(np.arange(start, start + n), rules)
-        _run_kernel(target, first, first + n, dealers, ids, _bot_rng(root, chunk))
+        _run_kernel(target, first, first + n, dealers, seating, _bot_rng(root, chunk))
         return n
 
     def size(chunk: int) -> int:
@@ -738,7 +495,7 @@ def play_tarocco_given(
     hands: Sequence[Sequence[str]],
     *,
     dealers: Sequence[int] | None = None,
-    bots: str | Sequence[str] = "random",
+    bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
     script: Sequence[Sequence[Sequence[str | None]]] | None = None,
     discards: Sequence[str | None] | None = None,
@@ -755,7 +512,8 @@ def play_tarocco_given(
     _check_rules(rules)
     n = len(hands)
     players = rules.players
-    names, ids = _bot_ids(bots, players)
+    seating = seat_bots(bots, players)
+    names = seating.names
     root = normalise_seed(seed)
     result = _empty(rules, names, root, n, n, keep_tricks=True)
     for d, deal in enumerate(hands):
@@ -785,7 +543,7 @@ def play_tarocco_given(
         if discard:
             discarded[d] = cards.to_mask(cards.parse_cards(discard))
     try:
-        _run_kernel(result, 0, n, seats, ids, _bot_rng(root, 0), moves, discarded)
+        _run_kernel(result, 0, n, seats, seating, _bot_rng(root, 0), moves, discarded)
     except ValueError as error:
         raise TarotInputError(str(error)) from None
     result.metadata = run_metadata(rules, root, n, n) | {"bots": list(names)}

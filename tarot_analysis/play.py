@@ -1,4 +1,4 @@
-"""Playing deals to the end from Python: the engine's kernel run chunk by chunk.
+"""Playing deals to the end from Python: the table (:mod:`tarot_analysis.table`) run chunk by chunk.
 
 >>> from tarot_analysis.rules import load_rules
 >>> result = play(load_rules("fft-4"), 200, seed=1)
@@ -19,9 +19,9 @@ from tqdm.auto import tqdm
 
 from tarot_analysis import cards
 from tarot_analysis._jit import chunk_states, normalise_seed
-from tarot_analysis.bots import bot_id
+from tarot_analysis.bots import BOTS, bot_id
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealPlan, DealStream, deal_chunk, make_plan
-from tarot_analysis.engine.core import first_refused_call, play_deals
+from tarot_analysis.engine.forced import check_forced_calls, forced_rows, masks_of
 from tarot_analysis.engine.outcome import (
     N_OUTCOME,
     OUTCOME_COLUMNS,
@@ -32,9 +32,11 @@ from tarot_analysis.engine.outcome import (
 from tarot_analysis.engine.params import EngineRules, engine_rules
 from tarot_analysis.engine.scoring import POINT_UNIT, SCORE_UNIT, score_outcomes, whole_units
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.python_bots import bot_name, is_python_bot, play_python
 from tarot_analysis.rules import Rules
 from tarot_analysis.simulate import map_chunks, run_metadata
 from tarot_analysis.stats import wilson_interval
+from tarot_analysis.table import play_deals
 
 __all__ = ["ContractCounts", "PlayResult", "play", "play_counts", "play_given", "replay"]
 
@@ -204,13 +206,37 @@ class ContractCounts:
         return table
 
 
-def _bot_ids(
-    bots: str | Sequence[str], players: int
-) -> tuple[tuple[str, ...], npt.NDArray[np.int64]]:
-    names = (bots,) * players if isinstance(bots, str) else tuple(bots)
-    if len(names) != players:
-        raise TarotInputError(f"{players} bots were expected (one per seat), got {len(names)}")
-    return names, np.array([bot_id(name) for name in names], dtype=np.int64)
+#: Bots as ``bots=`` takes them: a compiled bot's name, or a Python bot (an object with a
+#: method ``act``, see :mod:`tarot_analysis.python_bots`); one for every seat, or one per seat.
+Bots = str | Any | Sequence[str | Any]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The bots of a table: their names, the compiled bots' numbers (0 where a Python bot
+    sits), and the Python bots by seat."""
+
+    names: tuple[str, ...]
+    ids: npt.NDArray[np.int64]
+    python: dict[int, Any]
+
+
+def seat_bots(bots: Bots, players: int) -> Seating:
+    """``bots`` checked and seated: one for every seat (a single name or bot), or one per seat."""
+    one = isinstance(bots, str) or is_python_bot(bots)
+    seated: list[Any] = [bots] * players if one else list(bots)
+    if len(seated) != players:
+        raise TarotInputError(f"{players} bots were expected (one per seat), got {len(seated)}")
+    python = {seat: bot for seat, bot in enumerate(seated) if is_python_bot(bot)}
+    for seat, bot in enumerate(seated):
+        if seat not in python and not isinstance(bot, str):
+            raise TarotInputError(
+                f"seat {seat}: a bot is a name ({', '.join(BOTS)}) or an object with a method "
+                f"act(observation), got {bot!r}"
+            )
+    names = tuple(bot_name(bot) if seat in python else str(bot) for seat, bot in enumerate(seated))
+    ids = np.array([0 if seat in python else bot_id(bot) for seat, bot in enumerate(seated)])
+    return Seating(names=names, ids=ids.astype(np.int64), python=python)
 
 
 @dataclass
@@ -218,8 +244,7 @@ class _Table:
     """Everything fixed for a run: rules, bots, forced contracts, seed and chunking."""
 
     rules: Rules
-    names: tuple[str, ...]
-    ids: npt.NDArray[np.int64]
+    seating: Seating
     engine: EngineRules
     plan: DealPlan
     root: np.random.SeedSequence
@@ -230,7 +255,7 @@ class _Table:
         rules = self.rules
         kept = n if keep_tricks else 0
         return PlayResult(
-            rules=rules, bots=self.names, seed=self.root, chunk_size=self.chunk_size,
+            rules=rules, bots=self.seating.names, seed=self.root, chunk_size=self.chunk_size,
             masks=np.zeros((n, self.plan.groups, 2), dtype=np.uint64),
             outcomes=np.zeros((n, N_OUTCOME), dtype=np.int32),
             poignees=np.zeros((n, rules.players), dtype=np.int8),
@@ -240,6 +265,11 @@ class _Table:
             ecarts=np.zeros((kept, 2), dtype=np.uint64),
             bids=np.zeros((kept, rules.players), dtype=np.int8),
         )  # fmt: skip
+
+    def threads(self, threads: int | None, client: Any) -> int | None:
+        """The threads to play on: one where a Python bot sits (it decides in Python), which
+        cannot go to a cluster either."""
+        return python_threads(self.seating, threads, client)
 
     def chunk_sizes(self, deals: int) -> dict[int, int]:
         """The deals of each chunk of a run of ``deals`` deals, by chunk."""
@@ -258,17 +288,50 @@ class _Table:
             scratch = self.empty(n, keep_tricks=keep)
         first = chunk * self.chunk_size
         deal_chunk(self.plan, DealStream.open(self.plan, self.root, chunk), n, scratch.masks)
-        _check_forced_calls(self.rules, scratch.masks, self.forced[first : first + n], first)
-        assert scratch.tricks is not None and scratch.leaders is not None
-        assert scratch.ecarts is not None and scratch.bids is not None
-        play_deals(
-            scratch.masks, self.ids, self.forced[first : first + n], self.engine.params,
-            self.engine.contract_dog, self.engine.half_points, _bot_rng(self.root, chunk),
-            scratch.outcomes, scratch.poignees, scratch.tricks, scratch.leaders,
-            scratch.ecarts, scratch.bids, _NO_SCRIPT, _NO_SCRIPT_ECART,
-        )  # fmt: skip
+        check_forced_calls(self.rules, scratch.masks, self.forced[first : first + n], first)
+        self.play_masks(scratch, self.forced[first : first + n], _bot_rng(self.root, chunk))
         if scratch is not result:
             _copy_rows(scratch, start, stop, result)
+
+    def play_masks(
+        self,
+        result: PlayResult,
+        forced: npt.NDArray[np.int64],
+        rng: npt.NDArray[np.uint64],
+        script: npt.NDArray[np.int64] | None = None,
+        script_ecart: npt.NDArray[np.uint64] | None = None,
+    ) -> None:
+        """Play the deals already in ``result.masks`` into its other arrays: at the compiled
+        table, or one decision at a time where Python bots sit."""
+        assert result.tricks is not None and result.leaders is not None
+        assert result.ecarts is not None and result.bids is not None
+        out = (
+            result.outcomes, result.poignees, result.tricks, result.leaders, result.ecarts,
+            result.bids,
+        )  # fmt: skip
+        if self.seating.python:
+            play_python(
+                self.rules, self.engine, result.masks, self.seating.ids, self.seating.python,
+                rng, forced=forced, out=out, script=script, script_ecart=script_ecart,
+            )  # fmt: skip
+            return
+        play_deals(
+            result.masks, self.seating.ids, forced, self.engine.params, self.engine.half_points,
+            rng, *out, _NO_SCRIPT if script is None else script,
+            _NO_SCRIPT_ECART if script_ecart is None else script_ecart,
+        )  # fmt: skip
+
+
+def python_threads(seating: Seating, threads: int | None, client: Any) -> int | None:
+    """``threads``, or 1 where a Python bot sits; a cluster is refused for one."""
+    if not seating.python:
+        return threads
+    if client is not None:
+        raise TarotInputError(
+            "Python bots play on this process, one thread: run them without a Dask cluster "
+            "(--workers, --scheduler)"
+        )
+    return 1
 
 
 _NO_SCRIPT = np.empty((0, 1, 1), dtype=np.int64)
@@ -279,7 +342,7 @@ def play_given(
     rules: Rules,
     hands: Sequence[Sequence[str]],
     *,
-    bots: str | Sequence[str] = "random",
+    bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
     forced: npt.ArrayLike | None = None,
     script: Sequence[Sequence[Sequence[str | None]]] | None = None,
@@ -291,21 +354,9 @@ def play_given(
     the card ``seat`` plays at trick ``t`` (``None`` or ``""``: its bot chooses); ``ecart[d]``
     the taker's écart. A scripted card that breaks a rule raises ``TarotInputError``.
     """
-    masks = np.zeros((len(hands), rules.players + 1, 2), dtype=np.uint64)
-    for d, deal in enumerate(hands):
-        if len(deal) != rules.players + 1:
-            raise TarotInputError(f"deal {d}: {rules.players} hands and a dog were expected")
-        seen: set[int] = set()
-        for group, text in enumerate(deal):
-            held = cards.parse_cards(text)
-            if seen & set(held):
-                raise TarotInputError(f"deal {d}: a card is dealt twice")
-            seen |= set(held)
-            masks[d, group] = cards.to_mask(held)
-        if len(seen) != cards.N_CARDS:
-            raise TarotInputError(f"deal {d}: {len(seen)} cards dealt, 78 expected")
+    masks = masks_of(rules, hands)
     table = _table(rules, len(hands), bots, seed, forced, len(hands))
-    _check_forced_calls(rules, masks, table.forced, 0)
+    check_forced_calls(rules, masks, table.forced, 0)
     result = table.empty(len(hands), keep_tricks=True)
     result.masks[:] = masks
     moves = np.full((len(hands), rules.hand_size, rules.players), -1, dtype=np.int64)
@@ -318,18 +369,12 @@ def play_given(
     for d, discard in enumerate(ecart or ()):
         if discard:
             discards[d] = cards.to_mask(cards.parse_cards(discard))
-    assert result.tricks is not None and result.leaders is not None
-    assert result.ecarts is not None and result.bids is not None
     try:
-        play_deals(
-            result.masks, table.ids, table.forced, table.engine.params, table.engine.contract_dog,
-            table.engine.half_points, _bot_rng(table.root, 0), result.outcomes, result.poignees,
-            result.tricks, result.leaders, result.ecarts, result.bids, moves, discards,
-        )  # fmt: skip
+        table.play_masks(result, table.forced, _bot_rng(table.root, 0), moves, discards)
     except ValueError as error:
         raise TarotInputError(str(error)) from None
     result.metadata = run_metadata(rules, table.root, len(hands), len(hands)) | {
-        "bots": list(table.names)
+        "bots": list(table.seating.names)
     }
     return result
 
@@ -344,7 +389,7 @@ def _copy_rows(source: PlayResult, start: int, stop: int, target: PlayResult) ->
 def _table(
     rules: Rules,
     deals: int,
-    bots: str | Sequence[str],
+    bots: Bots,
     seed: int | np.random.SeedSequence | None,
     forced: npt.ArrayLike | None,
     chunk_size: int,
@@ -354,17 +399,16 @@ def _table(
     if rules.tarocco is not None:
         raise TarotInputError(
             f"{rules.name}: Tarocco deals are played by "
-            "tarot_analysis.engine.tarocco.play_tarocco_run, not by this engine"
+            "tarot_analysis.tarocco.play_tarocco_run, not by this engine"
         )
     if deals < 1:
         raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
     if chunk_size < 1:
         raise TarotInputError(f"chunk size must be at least 1, got {chunk_size}")
-    names, ids = _bot_ids(bots, rules.players)
     return _Table(
-        rules=rules, names=names, ids=ids, engine=engine_rules(rules),
+        rules=rules, seating=seat_bots(bots, rules.players), engine=engine_rules(rules),
         plan=make_plan(rules, seat=seat, hand=hand), root=normalise_seed(seed),
-        chunk_size=chunk_size, forced=_forced(forced, deals, rules),
+        chunk_size=chunk_size, forced=forced_rows(forced, deals, rules),
     )  # fmt: skip
 
 
@@ -372,7 +416,7 @@ def play(
     rules: Rules,
     deals: int,
     *,
-    bots: str | Sequence[str] = "random",
+    bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
     forced: npt.ArrayLike | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
@@ -393,6 +437,7 @@ def play(
     the result is the same as on local threads.
     """
     table = _table(rules, deals, bots, seed, forced, chunk_size, hand, seat)
+    threads = table.threads(threads, client)
     result = table.empty(deals, keep_tricks)
     sizes = table.chunk_sizes(deals)
 
@@ -423,7 +468,7 @@ def play(
                 view = _rows(result, start, start + sizes[chunk], keep_tricks)
                 _copy_rows(part, 0, sizes[chunk], view)
     result.metadata = run_metadata(rules, table.root, chunk_size, deals) | {
-        "bots": list(table.names)
+        "bots": list(table.seating.names)
     }
     if not keep_tricks:
         result.tricks = result.leaders = result.ecarts = result.bids = None
@@ -434,7 +479,7 @@ def play_counts(
     rules: Rules,
     deals: int,
     *,
-    bots: str | Sequence[str] = "random",
+    bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     threads: int | None = None,
@@ -448,6 +493,7 @@ def play_counts(
     with the run's metadata.
     """
     table = _table(rules, deals, bots, seed, None, chunk_size)
+    threads = table.threads(threads, client)
     sizes = table.chunk_sizes(deals)
 
     def count(chunk: int) -> ContractCounts:
@@ -465,7 +511,7 @@ def play_counts(
             total = counts if total is None else total + counts
     assert total is not None
     metadata = run_metadata(rules, table.root, chunk_size, deals) | {
-        "bots": list(table.names),
+        "bots": list(table.seating.names),
         "rows": False,
     }
     return total, metadata
@@ -475,7 +521,7 @@ def replay(
     rules: Rules,
     deal: int,
     *,
-    bots: str | Sequence[str] = "random",
+    bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
 ) -> PlayResult:
@@ -490,7 +536,7 @@ def replay(
     result = table.empty(1, keep_tricks=True)
     table.play_chunk(chunk, result, offset, offset + 1)
     result.metadata = run_metadata(rules, table.root, chunk_size, deal + 1) | {
-        "bots": list(table.names),
+        "bots": list(table.seating.names),
         "deal": deal,
     }
     return result
@@ -514,112 +560,3 @@ def _bot_rng(root: np.random.SeedSequence, chunk: int) -> npt.NDArray[np.uint64]
     """The bots' generator for a chunk: a stream apart from the dealer's."""
     child = np.random.SeedSequence(root.entropy, spawn_key=(*root.spawn_key, chunk, 1))
     return chunk_states(child, 0, 1)[0]
-
-
-def _forced(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.NDArray[np.int64]:
-    if forced is None:
-        return np.full((deals, 4), -1, dtype=np.int64)
-    rows = np.asarray(forced, dtype=np.int64)
-    if rows.ndim == 1:
-        rows = np.broadcast_to(rows, (deals, rows.shape[0]))
-    if rows.shape != (deals, 4):
-        raise TarotInputError(f"forced contracts must have shape ({deals}, 4), got {rows.shape}")
-    takers, contracts = rows[:, 0], rows[:, 1]
-    if np.any(takers >= rules.players) or np.any(
-        (takers >= 0) & ((contracts < 0) | (contracts >= len(rules.contracts)))
-    ):
-        raise TarotInputError("a forced taker needs a seat and a contract of the rules")
-    for which in (1, 2):
-        called = rows[:, 1 + which]
-        asked = called >= 0
-        if not asked.any():
-            continue
-        if which > rules.called_cards:
-            deal = int(np.flatnonzero(asked)[0])
-            told = "no card" if rules.called_cards == 0 else "one card"
-            raise TarotInputError(
-                f"{rules.name}: the taker calls {told} (call = {rules.call!r}), so the forced "
-                f"call {_card_text(int(called[deal]))} is impossible (deal {deal})"
-            )
-        impossible = asked & (called >= cards.N_SUIT_CARDS)
-        if which == 2:
-            kings = cards.IS_KING[np.clip(called, 0, cards.N_CARDS - 1)]
-            impossible |= asked & ((called == rows[:, 2]) | kings)
-        if impossible.any():
-            deal = int(np.flatnonzero(impossible)[0])
-            card = int(called[deal])
-            raise TarotInputError(
-                f"{rules.name}: the forced call {_card_text(card)} is impossible: "
-                f"{_static_call_problem(card, int(rows[deal, 2]), which)} (deal {deal})"
-            )
-        if which == 2 and np.any(asked & (rows[:, 2] < 0)):
-            deal = int(np.flatnonzero(asked & (rows[:, 2] < 0))[0])
-            raise TarotInputError(
-                f"{rules.name}: a forced second call needs a forced first call (deal {deal})"
-            )
-        if np.any(asked & (takers < 0)):
-            deal = int(np.flatnonzero(asked & (takers < 0))[0])
-            raise TarotInputError(
-                f"{rules.name}: a forced call needs a forced taker, since what may be called "
-                f"depends on the taker's hand (deal {deal})"
-            )
-    return np.ascontiguousarray(rows)
-
-
-def _card_text(card: int) -> str:
-    return cards.card_name(card) if 0 <= card < cards.N_CARDS else f"{card} (not a card id)"
-
-
-def _static_call_problem(card: int, called_1: int, which: int) -> str:
-    """Why ``card`` can never be called as call number ``which``, whatever the hand ("": it can
-    be, for some hand)."""
-    if not 0 <= card < cards.N_CARDS:
-        return "it is not a card id (0 to 77)"
-    if card >= cards.N_SUIT_CARDS:
-        return "only a suit card may be called, never a trump or the Excuse"
-    if which == 2 and card == called_1:
-        return "the two called cards are two different cards"
-    if which == 2 and cards.IS_KING[card]:
-        return "the second call is never a king (never two kings)"
-    return ""
-
-
-def _check_forced_calls(
-    rules: Rules, masks: npt.NDArray[np.uint64], forced: npt.NDArray[np.int64], first: int
-) -> None:
-    """Refuse a forced call that the preset's call rule does not allow for the forced taker's
-    hand (deal ``first + d`` for row ``d``), naming the deal, the card and the rule."""
-    if rules.called_cards == 0 or not np.any(forced[:, 2:] >= 0):
-        return
-    deal, which = first_refused_call(masks, forced, engine_rules(rules).params)
-    if deal < 0:
-        return
-    row = forced[deal]
-    taker = int(row[0])
-    lo = int(masks[deal, taker, 0])
-    card = int(row[1 + which])
-    if which == 1:
-        # Each rank held whole sends the call down to the next: king, queen, knight, jack.
-        ranks = ("king", "queen", "knight", "jack")
-        whole = 0
-        for mask in (cards.KINGS_MASK, cards.QUEENS_MASK, cards.KNIGHTS_MASK):
-            if lo & mask != mask:
-                break
-            whole += 1
-        rule = f"the taker calls a {ranks[whole]}"
-        if whole and rules.call_holding_all_kings == "any_suit_card":
-            rule = f"seat {taker} holds all four kings, so calls any suit card"
-        elif whole:
-            holding = " and ".join(f"all four {rank}s" for rank in ranks[:whole])
-            rule = f"seat {taker} holds {holding}, so calls a {ranks[whole]}"
-    elif lo & cards.QUEENS_MASK == cards.QUEENS_MASK:
-        rule = (
-            f"seat {taker} holds all four queens, so the second call is a knight, a jack or a "
-            "low suit card, not already called"
-        )
-    else:
-        rule = "the second call is a queen other than the first call"
-    raise TarotInputError(
-        f"{rules.name}, deal {first + deal}: the forced call {cards.card_name(card)} is not "
-        f"allowed: {rule}"
-    )

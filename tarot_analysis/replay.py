@@ -8,8 +8,8 @@ from tarot_analysis import cards
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS, REDEAL_ALL_PASSED, REDEAL_PETIT_SEC
 
 if TYPE_CHECKING:
-    from tarot_analysis.engine.play import PlayResult
-    from tarot_analysis.engine.tarocco import TaroccoResult
+    from tarot_analysis.play import PlayResult
+    from tarot_analysis.tarocco import TaroccoResult
 
 __all__ = ["describe", "describe_tarocco"]
 

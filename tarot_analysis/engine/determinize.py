@@ -1,0 +1,363 @@
+"""Deals of the unseen cards consistent with what one seat knows: the search bot's worlds.
+
+:func:`determinize` takes a :class:`~tarot_analysis.engine.game.GameState` and a seat and
+returns copies of the state in which every card that seat cannot see has been dealt again, at
+random, among the places it may be: the other hands (each keeps its size), the dog while it is
+unseen, and the écart for a seat that did not make it. Each copy is drawn uniformly among all
+the deals consistent with the seat's observation
+(:meth:`~tarot_analysis.engine.game.GameState.observation`):
+
+- its own hand and every card played stay where they are;
+- a seat seen void in a suit holds none of it, one seen without trumps holds no trump;
+- the cards shown with a poignée stay with the seat that showed them, until played;
+- a dog that was shown (Prise, Garde) is in the taker's hand or the écart, and the écart holds
+  no card the rules forbid there (kings, bouts), nor a trump unless the rules show discarded
+  trumps, in which case the shown ones are there and no other;
+- the Tarocco dealer's discard likewise, for the other two.
+
+Sampling is exact: the cards are placed one after another, each in a place with probability
+proportional to the number of ways the remaining cards can then be placed (counted over the
+places' remaining room, compiled), so every consistent deal has the same chance. A called card
+not yet played may then lie elsewhere: the sides follow it.
+
+>>> from tarot_analysis.rules import load_rules
+>>> state = GameState.deal(load_rules("fft-4"), seed=2)
+>>> worlds = determinize(state, 0, rng=1, count=3)
+>>> [world.hand(0) == state.hand(0) for world in worlds]
+[True, True, True]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from tarot_analysis import cards
+from tarot_analysis._jit import KERNEL
+from tarot_analysis.engine import state as S
+from tarot_analysis.engine.game import GameState
+from tarot_analysis.errors import TarotInputError
+
+__all__ = ["consistent_places", "determinize", "sample_places"]
+
+#: The places a card can be, besides the hands: the dog, the écart.
+DOG: int = -1
+ECART: int = -2
+
+
+def consistent_places(
+    state: GameState, seat: int
+) -> tuple[list[int], dict[int, list[int]], dict[int, int]]:
+    """What ``seat`` knows of where the unseen cards are.
+
+    Returns ``(places, allowed, room)``: the places the unseen cards can be (other seats, then
+    :data:`DOG` and :data:`ECART` where hidden), for each unseen card the places it may be,
+    and how many unseen cards each place holds.
+    """
+    rules = state.rules
+    players = rules.players
+    observation = state.observation(seat)
+    m, s = state.m, state.s
+    tarocco = rules.tarocco is not None
+    kind = int(s[S.S_KIND])
+    taker = observation.taker
+    hands = {k: set(state.hand(k)) for k in range(players)}
+    dog = set(cards.from_mask(int(m[S.M_DOG]), int(m[S.M_DOG + 1])))
+    ecart = set(cards.from_mask(int(m[S.M_ECART]), int(m[S.M_ECART + 1])))
+
+    places = [k for k in range(players) if k != seat]
+    content: dict[int, set[int]] = {k: hands[k] for k in places}
+    contract = int(s[S.S_OUT + S.O_CONTRACT])
+    dog_taken = tarocco or (
+        contract >= 0 and kind not in (S.BID, S.CALL) and rules.contracts[contract].taker_takes_dog
+    )
+    if not dog_taken:
+        places.append(DOG)
+        content[DOG] = dog
+    elif seat != taker and ecart:
+        places.append(ECART)
+        content[ECART] = ecart
+
+    # Cards whose place the seat knows: its own, the ones shown, the shown trumps of an écart.
+    known: set[int] = set(hands[seat])
+    for k, (level, shown) in enumerate(observation.poignees):
+        if level and k != seat:
+            known |= set(shown) & hands[k]
+    shown_ecart = set(observation.ecart) if seat != taker else set()
+    known |= shown_ecart
+    unseen = sorted(card for place in places for card in content[place] if card not in known)
+    room = {place: len(content[place] - known) for place in places}
+
+    suits_of = {card: (card // 14 if card < cards.N_SUIT_CARDS else None) for card in unseen}
+    dog_seen = set(observation.dog or ()) if dog_taken else set()
+
+    def may_hold(place: int, card: int) -> bool:
+        if place >= 0:
+            void = observation.voids[place]
+            suit = suits_of[card]
+            if suit is not None and suit in void:
+                return False
+            return not (card > cards.EXCUSE and 4 in void)
+        if place == ECART:
+            return _may_be_discarded(card, state) and not (
+                rules.ecart.trumps_shown and card > cards.EXCUSE and card not in shown_ecart
+            )
+        return True  # the unseen dog
+
+    allowed: dict[int, list[int]] = {}
+    for card in unseen:
+        where = [place for place in places if may_hold(place, card)]
+        if card in dog_seen and not tarocco:
+            where = [place for place in where if place in (taker, ECART)]
+        allowed[card] = where
+    return places, allowed, room
+
+
+def _may_be_discarded(card: int, state: GameState) -> bool:
+    """Whether the rules ever let ``card`` go to the écart (or the Tarocco discard)."""
+    ecart = state.rules.ecart
+    if card in (cards.EXCUSE, cards.PETIT, cards.TWENTY_ONE):
+        return ecart.bouts != "forbidden"
+    if card > cards.EXCUSE:
+        return ecart.trumps != "forbidden"
+    if card % 14 == cards.KING:
+        return ecart.kings != "forbidden"
+    return True
+
+
+def sample_places(
+    state: GameState,
+    seat: int,
+    rng: int | np.random.Generator | np.random.SeedSequence | None = None,
+    count: int = 1,
+) -> tuple[list[int], list[int], npt.NDArray[np.int64]]:
+    """Where the unseen cards lie in ``count`` worlds, without building the states.
+
+    Returns ``(places, unseen, chosen)``: card ``unseen[i]`` lies at ``places[chosen[w, i]]``
+    in world ``w`` (places as in :func:`consistent_places`). The counting table is built once
+    for all the worlds.
+    """
+    if count < 0:
+        raise TarotInputError(f"count must be 0 or more, got {count}")
+    generator = np.random.default_rng(rng)
+    places, allowed, room = consistent_places(state, seat)
+    unseen = sorted(allowed)
+    capacity = np.array([room[place] for place in places], dtype=np.int64)
+    may = np.zeros((len(unseen), len(places)), dtype=np.bool_)
+    for i, card in enumerate(unseen):
+        for j, place in enumerate(places):
+            may[i, j] = place in allowed[card]
+    table = _ways(may, capacity)
+    if table[-1] == 0:
+        raise TarotInputError(f"no deal of the unseen cards agrees with what seat {seat} knows")
+    chosen = np.empty((count, len(unseen)), dtype=np.int64)
+    for world in range(count):
+        chosen[world] = _sample(may, capacity, table, generator.random(len(unseen)))
+    return places, unseen, chosen
+
+
+def determinize(
+    state: GameState,
+    seat: int,
+    rng: int | np.random.Generator | np.random.SeedSequence | None = None,
+    count: int = 1,
+) -> list[GameState]:
+    """``count`` copies of ``state`` with the cards ``seat`` cannot see dealt again, each
+    uniformly among the deals consistent with its observation (see the module's docstring).
+    """
+    if state.is_over:
+        return [state.copy() for _ in range(count)]
+    places, unseen, chosen = sample_places(state, seat, rng, count)
+    return [_rebuilt(state, places, unseen, row) for row in chosen]
+
+
+@njit(**KERNEL)
+def _strides(capacity: Any, strides: Any) -> int:
+    size = 1
+    for g in range(capacity.shape[0]):
+        strides[g] = size
+        size *= capacity[g] + 1
+    return size
+
+
+@njit(cache=True)
+def _ways(may: Any, capacity: Any) -> npt.NDArray[np.float64]:
+    """For every room left in each place (mixed-radix index), the number of ways to place the
+    last cards of ``may`` (as many as the room left), as a float: the last entry counts every
+    consistent deal."""
+    places = capacity.shape[0]
+    n = may.shape[0]
+    strides = np.empty(places, dtype=np.int64)
+    size = _strides(capacity, strides)
+    ways = np.zeros(size, dtype=np.float64)
+    left = np.zeros(places, dtype=np.int64)
+    for index in range(size):
+        rest = index
+        total = 0
+        for g in range(places):
+            left[g] = rest % (capacity[g] + 1)
+            rest //= capacity[g] + 1
+            total += left[g]
+        if total == 0:
+            ways[index] = 1.0
+            continue
+        card = n - total
+        if card < 0:
+            continue
+        count = 0.0
+        for g in range(places):
+            if left[g] > 0 and may[card, g]:
+                count += ways[index - strides[g]]
+        ways[index] = count
+    return ways
+
+
+@njit(cache=True)
+def _sample(may: Any, capacity: Any, ways: Any, uniforms: Any) -> npt.NDArray[np.int64]:
+    """A place for each card of ``may``, every consistent deal equally likely."""
+    places = capacity.shape[0]
+    n = may.shape[0]
+    strides = np.empty(places, dtype=np.int64)
+    size = _strides(capacity, strides)
+    index = size - 1
+    left = capacity.copy()
+    chosen = np.empty(n, dtype=np.int64)
+    for card in range(n):
+        total = ways[index]
+        target = uniforms[card] * total
+        place = -1
+        for g in range(places):
+            if left[g] > 0 and may[card, g]:
+                weight = ways[index - strides[g]]
+                place = g
+                if target < weight:
+                    break
+                target -= weight
+        chosen[card] = place
+        left[place] -= 1
+        index -= strides[place]
+    return chosen
+
+
+def _rebuilt(
+    state: GameState, places: list[int], unseen: list[int], chosen: npt.NDArray[np.int64]
+) -> GameState:
+    """The deal with card ``unseen[i]`` at ``places[chosen[i]]``, played again from its start
+    with every action taken so far: the piles, the sides and the announcements follow."""
+    rules = state.rules
+    players = rules.players
+    m, s = state.m, state.s
+    now = {place: set(state.hand(place)) for place in range(players)}
+    now[DOG] = set(cards.from_mask(int(m[S.M_DOG]), int(m[S.M_DOG + 1])))
+    now[ECART] = set(cards.from_mask(int(m[S.M_ECART]), int(m[S.M_ECART + 1])))
+    moved = set(unseen)
+    for place in now:
+        now[place] -= moved
+    for card, index in zip(unseen, chosen, strict=True):
+        now[places[int(index)]].add(card)
+
+    # Each seat's hand as dealt: what it holds now and what it played; the taker (Tarocco: the
+    # dealer) also what it discarded, less the dog it took.
+    played = _played_by_seat(state)
+    dealt = [now[seat] | played[seat] for seat in range(players)]
+    taker = int(s[S.S_TAKER])
+    dog_taken = rules.tarocco is not None or (
+        int(s[S.S_OUT + S.O_CONTRACT]) >= 0
+        and int(s[S.S_KIND]) not in (S.BID, S.CALL)
+        and rules.contracts[int(s[S.S_OUT + S.O_CONTRACT])].taker_takes_dog
+    )
+    if dog_taken:
+        dealt[taker] = (dealt[taker] | now[ECART]) - now[DOG]
+    masks = np.zeros((players + 1, 2), dtype=np.uint64)
+    for seat in range(players):
+        masks[seat] = cards.to_mask(sorted(dealt[seat]))
+    masks[players] = cards.to_mask(sorted(now[DOG]))
+
+    forced = None
+    if rules.tarocco is None and int(s[S.S_DEALT_OVER]) and int(s[S.S_BIDS]) == -2:
+        forced = [taker, int(s[S.S_CONTRACT]), -1, -1]  # no auction: the contract was forced
+    world = GameState(
+        rules,
+        masks,
+        forced=forced,
+        dealer=taker if rules.tarocco is not None else None,
+        engine=state.engine,
+    )
+    _replay_actions(world, state, sorted(now[ECART]))
+    return world
+
+
+def _played_by_seat(state: GameState) -> list[set[int]]:
+    """The cards each seat has played, the trick in progress included."""
+    players = state.rules.players
+    s = state.s
+    played: list[set[int]] = [set() for _ in range(players)]
+    if int(s[S.S_KIND]) != S.CARD and not state.is_played:
+        return played
+    finished = int(s[S.S_TRICK]) if int(s[S.S_KIND]) == S.CARD else state.rules.hand_size
+    for t in range(finished):
+        leader = int(s[S.S_LEADERS + t])
+        for k in range(players):
+            played[(leader + k) % players].add(int(s[S.S_LOG + t * S.MAX_SEATS + k]))
+    if int(s[S.S_KIND]) == S.CARD:
+        leader = int(s[S.S_LEADER])
+        for k in range(int(s[S.S_IN_TRICK])):
+            played[(leader + k) % players].add(int(s[S.S_TRICK_CARDS + k]))
+    return played
+
+
+def _progress(state: GameState) -> tuple[int, int, int, int]:
+    """How far a deal has gone: seats asked (auction, poignées), calls, discards, cards."""
+    s, m = state.s, state.m
+    kind = int(s[S.S_KIND])
+    asked = int(s[S.S_NEXT]) if kind in (S.BID, S.POIGNEE) else 0
+    calls = int(s[S.S_CALLED_1] >= 0) + int(s[S.S_CALLED_2] >= 0)
+    discards = bin(int(m[S.M_ECART])).count("1") + bin(int(m[S.M_ECART + 1])).count("1")
+    played = int(s[S.S_TRICK]) * state.rules.players + int(s[S.S_IN_TRICK])
+    return asked, calls, discards, played if kind == S.CARD else 0
+
+
+def _replay_actions(world: GameState, original: GameState, ecart: list[int]) -> None:
+    """Take in ``world`` every action taken so far in ``original``, until it stands where
+    ``original`` stands."""
+    s = original.s
+    sequence = [card for seat_cards in _play_order(original) for card in seat_cards]
+    discards = iter(ecart)
+    cards_played = iter(sequence)
+    target = (int(s[S.S_KIND]), _progress(original))
+    while not world.is_over and (int(world.s[S.S_KIND]), _progress(world)) != target:
+        kind = int(world.s[S.S_KIND])
+        actor = int(world.s[S.S_ACTOR])
+        if kind == S.BID:
+            bid = int(s[S.S_BIDS + actor])
+            action = S.PASS if bid < 0 else S.BID_0 + bid
+        elif kind == S.CALL:
+            action = int(s[S.S_CALLED_1] if world.s[S.S_CALLED_1] < 0 else s[S.S_CALLED_2])
+        elif kind == S.ECART:
+            action = next(discards)
+        elif kind == S.POIGNEE:
+            action = S.SHOW_0 + int(s[S.S_POIGNEES + actor])
+        elif kind == S.CHELEM:
+            action = S.ANNOUNCE_CHELEM if s[S.S_CHELEM] else S.NO_CHELEM
+        else:
+            action = next(cards_played)
+        S.apply(world.m, world.s, action, world.engine.params, world.engine.half_points)
+
+
+def _play_order(state: GameState) -> list[list[int]]:
+    """The cards played so far, trick by trick, in play order."""
+    s = state.s
+    players = state.rules.players
+    kind = int(s[S.S_KIND])
+    if kind != S.CARD and not state.is_played:
+        return []
+    finished = int(s[S.S_TRICK]) if kind == S.CARD else state.rules.hand_size
+    tricks = [
+        [int(s[S.S_LOG + t * S.MAX_SEATS + k]) for k in range(players)] for t in range(finished)
+    ]
+    if kind == S.CARD:
+        tricks.append([int(s[S.S_TRICK_CARDS + k]) for k in range(int(s[S.S_IN_TRICK]))])
+    return tricks

@@ -1,0 +1,162 @@
+"""Forced contracts and calls, checked: a deal replayed under a taker, contract and call fixed
+in advance must still obey the rules (RULES.md §2, §4, §5).
+
+Everything that can be said without the hands is checked by :func:`forced_rows`; a call that
+the preset's call rule does not allow for the taker's hand is refused by
+:func:`check_forced_calls`, naming the deal, the card and the rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from tarot_analysis import cards
+from tarot_analysis.engine.core import first_refused_call
+from tarot_analysis.engine.params import engine_rules
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.rules import Rules
+
+__all__ = ["check_forced_calls", "forced_rows", "masks_of"]
+
+
+def masks_of(rules: Rules, hands: Sequence[Sequence[str]]) -> npt.NDArray[np.uint64]:
+    """Deals written in the hand notation (``hands[d]``: one string per seat, then the dog) as
+    masks (deals, players + 1, 2); a card dealt twice or missing is refused."""
+    masks = np.zeros((len(hands), rules.players + 1, 2), dtype=np.uint64)
+    for d, deal in enumerate(hands):
+        if len(deal) != rules.players + 1:
+            raise TarotInputError(f"deal {d}: {rules.players} hands and a dog were expected")
+        seen: set[int] = set()
+        for group, text in enumerate(deal):
+            held = cards.parse_cards(text)
+            if seen & set(held):
+                raise TarotInputError(f"deal {d}: a card is dealt twice")
+            seen |= set(held)
+            masks[d, group] = cards.to_mask(held)
+        if len(seen) != cards.N_CARDS:
+            raise TarotInputError(f"deal {d}: {len(seen)} cards dealt, 78 expected")
+    return masks
+
+
+def checked_forced(
+    rules: Rules, masks: npt.NDArray[np.uint64], forced: npt.ArrayLike
+) -> npt.NDArray[np.int64]:
+    """``forced`` for the deals ``masks``, every check done: one row per deal."""
+    rows = forced_rows(forced, len(masks), rules)
+    check_forced_calls(rules, masks, rows, 0)
+    return rows
+
+
+def forced_rows(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.NDArray[np.int64]:
+    """``forced`` as one row per deal (taker, contract, called card 1 and 2; −1 left to the
+    table), checked in all that does not depend on the hands: the taker's seat, the contract,
+    and calls that no hand could make."""
+    if forced is None:
+        return np.full((deals, 4), -1, dtype=np.int64)
+    rows = np.asarray(forced, dtype=np.int64)
+    if rows.ndim == 1:
+        rows = np.broadcast_to(rows, (deals, rows.shape[0]))
+    if rows.shape != (deals, 4):
+        raise TarotInputError(f"forced contracts must have shape ({deals}, 4), got {rows.shape}")
+    takers, contracts = rows[:, 0], rows[:, 1]
+    if np.any(takers >= rules.players) or np.any(
+        (takers >= 0) & ((contracts < 0) | (contracts >= len(rules.contracts)))
+    ):
+        raise TarotInputError("a forced taker needs a seat and a contract of the rules")
+    for which in (1, 2):
+        called = rows[:, 1 + which]
+        asked = called >= 0
+        if not asked.any():
+            continue
+        if which > rules.called_cards:
+            deal = int(np.flatnonzero(asked)[0])
+            told = "no card" if rules.called_cards == 0 else "one card"
+            raise TarotInputError(
+                f"{rules.name}: the taker calls {told} (call = {rules.call!r}), so the forced "
+                f"call {_card_text(int(called[deal]))} is impossible (deal {deal})"
+            )
+        impossible = asked & (called >= cards.N_SUIT_CARDS)
+        if which == 2:
+            kings = cards.IS_KING[np.clip(called, 0, cards.N_CARDS - 1)]
+            impossible |= asked & ((called == rows[:, 2]) | kings)
+        if impossible.any():
+            deal = int(np.flatnonzero(impossible)[0])
+            card = int(called[deal])
+            raise TarotInputError(
+                f"{rules.name}: the forced call {_card_text(card)} is impossible: "
+                f"{_static_call_problem(card, int(rows[deal, 2]), which)} (deal {deal})"
+            )
+        if which == 2 and np.any(asked & (rows[:, 2] < 0)):
+            deal = int(np.flatnonzero(asked & (rows[:, 2] < 0))[0])
+            raise TarotInputError(
+                f"{rules.name}: a forced second call needs a forced first call (deal {deal})"
+            )
+        if np.any(asked & (takers < 0)):
+            deal = int(np.flatnonzero(asked & (takers < 0))[0])
+            raise TarotInputError(
+                f"{rules.name}: a forced call needs a forced taker, since what may be called "
+                f"depends on the taker's hand (deal {deal})"
+            )
+    return np.ascontiguousarray(rows)
+
+
+def _card_text(card: int) -> str:
+    return cards.card_name(card) if 0 <= card < cards.N_CARDS else f"{card} (not a card id)"
+
+
+def _static_call_problem(card: int, called_1: int, which: int) -> str:
+    """Why ``card`` can never be called as call number ``which``, whatever the hand ("": it can
+    be, for some hand)."""
+    if not 0 <= card < cards.N_CARDS:
+        return "it is not a card id (0 to 77)"
+    if card >= cards.N_SUIT_CARDS:
+        return "only a suit card may be called, never a trump or the Excuse"
+    if which == 2 and card == called_1:
+        return "the two called cards are two different cards"
+    if which == 2 and cards.IS_KING[card]:
+        return "the second call is never a king (never two kings)"
+    return ""
+
+
+def check_forced_calls(
+    rules: Rules, masks: npt.NDArray[np.uint64], forced: npt.NDArray[np.int64], first: int
+) -> None:
+    """Refuse a forced call that the preset's call rule does not allow for the forced taker's
+    hand (deal ``first + d`` for row ``d``), naming the deal, the card and the rule."""
+    if rules.called_cards == 0 or not np.any(forced[:, 2:] >= 0):
+        return
+    deal, which = first_refused_call(masks, forced, engine_rules(rules).params)
+    if deal < 0:
+        return
+    row = forced[deal]
+    taker = int(row[0])
+    lo = int(masks[deal, taker, 0])
+    card = int(row[1 + which])
+    if which == 1:
+        # Each rank held whole sends the call down to the next: king, queen, knight, jack.
+        ranks = ("king", "queen", "knight", "jack")
+        whole = 0
+        for mask in (cards.KINGS_MASK, cards.QUEENS_MASK, cards.KNIGHTS_MASK):
+            if lo & mask != mask:
+                break
+            whole += 1
+        rule = f"the taker calls a {ranks[whole]}"
+        if whole and rules.call_holding_all_kings == "any_suit_card":
+            rule = f"seat {taker} holds all four kings, so calls any suit card"
+        elif whole:
+            holding = " and ".join(f"all four {rank}s" for rank in ranks[:whole])
+            rule = f"seat {taker} holds {holding}, so calls a {ranks[whole]}"
+    elif lo & cards.QUEENS_MASK == cards.QUEENS_MASK:
+        rule = (
+            f"seat {taker} holds all four queens, so the second call is a knight, a jack or a "
+            "low suit card, not already called"
+        )
+    else:
+        rule = "the second call is a queen other than the first call"
+    raise TarotInputError(
+        f"{rules.name}, deal {first + deal}: the forced call {cards.card_name(card)} is not "
+        f"allowed: {rule}"
+    )

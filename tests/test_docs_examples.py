@@ -1,0 +1,28 @@
+"""The worked examples of the docs, run as they are written."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+def example(page: str, name: str) -> str:
+    """The code block that follows the marker ``<!-- example: name ... -->`` in ``page``."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    found = re.search(rf"<!-- example: {name}\b.*?-->\n```python\n(.*?)```", text, re.S)
+    assert found, f"no example {name} in {page}"
+    return found.group(1)
+
+
+def test_the_python_bot_of_the_engine_docs_runs() -> None:
+    code = example("engine.md", "python-bot")
+    assert len(code.split("class LowCards")[1].split("\n\n\n")[0].splitlines()) <= 20
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "docs/engine.md", "exec"), {"__name__": "example"})
+    mean = float(printed.getvalue().split()[-1])
+    assert -500 < mean < 500

@@ -1,0 +1,356 @@
+"""The game state that steps: the same games as the engine before it, its actions and
+observations, bots written in Python at the table, and the worlds of a search bot."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from tarot_analysis import cards
+from tarot_analysis.engine import state as S
+from tarot_analysis.engine.determinize import consistent_places, determinize, sample_places
+from tarot_analysis.engine.game import GameState, Observation
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.play import play, play_given
+from tarot_analysis.rules import list_presets, load_rules
+from tarot_analysis.tarocco import play_tarocco_run
+from tests import golden_games
+from tests.test_engine import referee_all
+from tests.test_engine_scenarios import deal_around
+
+ROOT = Path(__file__).resolve().parent.parent
+PRESETS = list_presets()
+FRENCH = [name for name in PRESETS if load_rules(name).tarocco is None]
+
+
+# --------------------------------------------------------------------------------------------
+# The same games as before the state
+# --------------------------------------------------------------------------------------------
+
+GOLDEN = json.loads((ROOT / "tests" / "data" / "golden_games.json").read_text())
+
+
+@pytest.mark.parametrize("name", sorted(GOLDEN))
+def test_the_same_games_as_the_engine_before_the_state(name: str) -> None:
+    assert golden_games.runs()[name]() == GOLDEN[name]
+
+
+def test_a_changed_game_changes_its_fingerprint() -> None:
+    result = play(load_rules("fft-4"), 300, bots="random", seed=1, keep_tricks=True)
+    before = golden_games.fingerprint(result, golden_games.PLAY_FIELDS)
+    assert result.tricks is not None
+    result.tricks[200, 5, 1] += 1
+    assert golden_games.fingerprint(result, golden_games.PLAY_FIELDS) != before
+
+
+# --------------------------------------------------------------------------------------------
+# The state, one decision at a time
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_preset_steps_to_the_end_with_legal_actions(preset: str) -> None:
+    rules = load_rules(preset)
+    rng = np.random.default_rng(7)
+    for seed in range(20):
+        state = GameState.deal(rules, seed=seed)
+        while not state.is_over:
+            legal = state.legal_actions()
+            assert len(legal) > 0 and set(legal) == set(np.flatnonzero(state.action_mask()))
+            state.apply(int(rng.choice(legal)))
+        scores = state.scores()
+        if rules.tarocco is None:
+            assert abs(scores.sum()) < 1e-9
+        else:
+            assert scores.sum() >= 83 - 1e-9  # the pack counts 83, premiums come on top
+
+
+def test_a_copy_steps_on_its_own() -> None:
+    state = GameState.deal(load_rules("fft-4"), seed=5)
+    copy = state.copy()
+    copy.apply(int(copy.legal_actions()[-1]))
+    assert state.decision == "bid" and state.actor == 0
+    assert copy.actor == 1
+
+
+def test_an_illegal_action_is_refused_naming_seat_decision_and_action() -> None:
+    rules = load_rules("fft-4")
+    hands = deal_around(rules, {0: "21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5 1"})
+    state = GameState.from_hands(rules, hands, forced=[1, 1, -1, -1])
+    while state.decision != "card":
+        state.apply(int(state.legal_actions()[0]))
+    with pytest.raises(TarotInputError, match=r"seat 0, card: KS \(action 13\) is not legal"):
+        state.apply(13)
+    with pytest.raises(TarotInputError, match="not legal"):
+        state.apply(S.PASS)
+
+
+def test_actions_are_numbered_once_for_every_decision() -> None:
+    assert (S.PASS, S.BID_0, S.SHOW_0, S.NO_CHELEM, S.ANNOUNCE_CHELEM) == (78, 79, 87, 91, 92)
+    assert S.N_ACTIONS == 93
+    state = GameState.deal(load_rules("fft-4"), seed=1)
+    assert list(state.legal_actions()) == [S.PASS, 79, 80, 81, 82]
+
+
+def test_the_observation_holds_what_the_seat_may_know() -> None:
+    rules = load_rules("fft-5")
+    state = GameState.deal(rules, seed=11, forced=[2, 1, cards.KING_OF_HEARTS, -1])
+    while state.decision != "card" or int(state.s[S.S_TRICK]) < 3:
+        state.apply(int(state.legal_actions()[0]))
+    for seat in range(5):
+        seen = state.observation(seat)
+        assert seen.hand == state.hand(seat)
+        assert (seen.taker, seen.contract) == (2, "garde")
+        assert seen.called == (cards.KING_OF_HEARTS,)
+        assert seen.dog is not None and len(seen.dog) == 3  # a Garde shows the dog
+        if seat == 2:
+            assert len(seen.ecart) == 3
+        else:  # only the trumps of the écart are shown
+            assert all(card > cards.EXCUSE for card in seen.ecart)
+        assert len(seen.tricks) == 3 and all(len(cards_) == 5 for _, cards_ in seen.tricks)
+        assert bool(seen.legal_actions) == (seat == state.actor)
+    # Every card a seat saw played, and the voids that follow from it.
+    seen = state.observation(0)
+    for leader, trick in seen.tricks:
+        led = next(card for card in trick if card != cards.EXCUSE)
+        for k, card in enumerate(trick):
+            who = (leader + k) % 5
+            if led < 56 and card < 56 and card // 14 != led // 14:
+                assert led // 14 in seen.voids[who]
+
+
+# --------------------------------------------------------------------------------------------
+# Bots written in Python
+# --------------------------------------------------------------------------------------------
+
+
+class FirstLegal:
+    """Always the first legal action."""
+
+    def act(self, observation: Observation) -> int:
+        return observation.legal_actions[0]
+
+
+class Cheat:
+    name = "cheat"
+
+    def act(self, observation: Observation) -> int:
+        return 77 if observation.decision == "card" else observation.legal_actions[0]
+
+
+@pytest.mark.parametrize("preset", ["fft-4", "fft-5"])
+def test_a_python_bot_plays_beside_compiled_ones(preset: str) -> None:
+    rules = load_rules(preset)
+    bots = [FirstLegal(), "heuristic", "random", *["heuristic"] * (rules.players - 3)]
+    result = play(rules, 300, bots=bots, seed=3, keep_tricks=True, threads=2)
+    assert result.bots[0] == "FirstLegal"
+    assert referee_all(result) > 150
+    again = play(rules, 300, bots=bots, seed=3, keep_tricks=True)
+    assert again.outcomes.tobytes() == result.outcomes.tobytes()  # same seed, same games
+
+
+def test_a_python_bot_is_asked_every_decision_of_its_seat() -> None:
+    rules = load_rules("fft-4")
+
+    class Delegate:
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def act(self, observation: Observation) -> int:
+            self.calls += 1
+            return observation.legal_actions[0]
+
+    delegate = Delegate()
+    result = play(rules, 50, bots=[delegate, "random", "random", "random"], seed=4)
+    played = int((result.outcomes[:, 0] == 0).sum())
+    assert delegate.calls >= played * rules.hand_size > 0
+
+
+def test_an_illegal_python_answer_is_refused() -> None:
+    rules = load_rules("fft-4")
+    with pytest.raises(TarotInputError, match=r"cheat at seat 0, card: answered 21, not a legal"):
+        play(rules, 50, bots=[Cheat(), "random", "random", "random"], seed=1)
+    with pytest.raises(TarotInputError, match="a bot is a name"):
+        play(rules, 5, bots=[object(), "random", "random", "random"], seed=1)
+
+
+def test_python_bots_play_tarocco_and_known_deals() -> None:
+    result = play_tarocco_run(load_rules("tarocco"), 30, bots=FirstLegal(), seed=2)
+    assert result.bots == ("FirstLegal",) * 3
+    assert (result.parts.sum(axis=(1, 2)) >= 2 * 83).all()
+    rules = load_rules("fft-4")
+    hands = deal_around(rules, {0: "21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 5 1"})
+    given = play_given(rules, [hands], bots=FirstLegal(), forced=[0, 1, -1, -1],
+                       script=[[["21", None, None, None]]])  # fmt: skip
+    assert given.tricks is not None and given.tricks[0, 0, 0] == cards.TWENTY_ONE
+
+
+def test_python_bots_refuse_a_cluster() -> None:
+    with pytest.raises(TarotInputError, match="without a Dask cluster"):
+        play(load_rules("fft-4"), 10, bots=FirstLegal(), client=object())
+
+
+# --------------------------------------------------------------------------------------------
+# The engine imports no bot
+# --------------------------------------------------------------------------------------------
+
+
+def test_no_module_of_the_engine_imports_a_bot() -> None:
+    engine = ROOT / "tarot_analysis" / "engine"
+    for path in engine.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            for name in names:
+                assert not name.startswith(("tarot_analysis.bots", "tarot_analysis.table")), (
+                    path.name, name,
+                )  # fmt: skip
+                assert not name.startswith(("tarot_analysis.play", "tarot_analysis.python_bots")), (
+                    path.name, name,
+                )  # fmt: skip
+    code = (
+        "import sys, importlib, pkgutil, tarot_analysis.engine as e\n"
+        "for m in pkgutil.iter_modules(e.__path__):\n"
+        "    importlib.import_module('tarot_analysis.engine.' + m.name)\n"
+        "print(sorted(n for n in sys.modules if n.startswith('tarot_analysis.bots')))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
+# --------------------------------------------------------------------------------------------
+# Worlds consistent with a seat's observation
+# --------------------------------------------------------------------------------------------
+
+
+def late_position(preset: str, tricks_done: int, seed: int) -> GameState:
+    """A deal stepped with random legal actions to ``tricks_done`` tricks played; French deals
+    are a Garde of seat 0, so that the dog is shown."""
+    rules = load_rules(preset)
+    rng = np.random.default_rng(seed)
+    forced = None if rules.tarocco is not None else [0, 1, -1, -1]
+    state = GameState.deal(rules, seed=seed, forced=forced)
+    while not state.is_over and not (
+        state.decision == "card" and int(state.s[S.S_TRICK]) == tricks_done
+        and int(state.s[S.S_IN_TRICK]) == 0
+    ):  # fmt: skip
+        state.apply(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def every_consistent_world(state: GameState, seat: int) -> list[tuple[int, ...]]:
+    """Every placement of the unseen cards consistent with the seat's knowledge, by plain
+    enumeration (a key: each unseen card's place, in card order)."""
+    _, allowed, room = consistent_places(state, seat)
+    unseen = sorted(allowed)
+    worlds: list[tuple[int, ...]] = []
+
+    def place(i: int, left: dict[int, int], key: tuple[int, ...]) -> None:
+        if i == len(unseen):
+            worlds.append(key)
+            return
+        for where in allowed[unseen[i]]:
+            if left[where]:
+                place(i + 1, {**left, where: left[where] - 1}, (*key, where))
+
+    place(0, dict(room), ())
+    return worlds
+
+
+def world_key(world: GameState, unseen: list[int], places: list[int]) -> tuple[int, ...]:
+    """Where each unseen card lies in ``world``, in card order."""
+    where = {}
+    for place in places:
+        if place >= 0:
+            held = world.hand(place)
+        else:
+            address = S.M_DOG if place == -1 else S.M_ECART
+            held = tuple(cards.from_mask(int(world.m[address]), int(world.m[address + 1])))
+        for card in held:
+            where[card] = place
+    return tuple(where[card] for card in unseen)
+
+
+def sampled_worlds(state: GameState, seat: int, count: int) -> Counter[tuple[int, ...]]:
+    places, _, chosen = sample_places(state, seat, 1, count)
+    return Counter(tuple(places[int(i)] for i in row) for row in chosen)
+
+
+@pytest.mark.parametrize(
+    ("preset", "tricks_done", "seed", "as_taker"),
+    [("fft-4", 16, 3, True), ("fft-4", 17, 8, False), ("fft-3", 21, 2, True),
+     ("fft-5", 14, 4, False), ("six-king-queen", 11, 6, False), ("tarocco", 22, 5, False)],
+)  # fmt: skip
+def test_worlds_are_uniform_among_the_consistent_deals(
+    preset: str, tricks_done: int, seed: int, as_taker: bool
+) -> None:
+    state = late_position(preset, tricks_done, seed)
+    taker = int(state.s[S.S_TAKER])
+    seat = taker if as_taker else (taker + 1) % state.rules.players
+    everyone = every_consistent_world(state, seat)
+    assert 3 <= len(everyone) <= 3_000
+    counts = sampled_worlds(state, seat, 60 * len(everyone))
+    assert set(counts) <= set(everyone)  # every world is consistent
+    observed = np.array([counts[world] for world in everyone])
+    chi2, p_value = stats.chisquare(observed)
+    assert p_value > 1e-3, (chi2, p_value, len(everyone))
+    # The states built from the worlds hold the cards where the worlds put them.
+    places, unseen, chosen = sample_places(state, seat, 2, 20)
+    for world, row in zip(determinize(state, seat, 2, 20), chosen, strict=True):
+        assert world_key(world, unseen, places) == tuple(places[int(i)] for i in row)
+
+
+def test_worlds_respect_voids_and_keep_what_the_seat_knows() -> None:
+    for seed in range(6):
+        state = late_position("fft-4", 9, seed)
+        for seat in range(4):
+            seen = state.observation(seat)
+            for world in determinize(state, seat, seed, 5):
+                assert world.hand(seat) == state.hand(seat)
+                assert world.observation(seat).tricks == seen.tricks
+                for other in range(4):
+                    held = world.hand(other)
+                    assert len(held) == len(state.hand(other))
+                    for card in held:
+                        if card < 56:
+                            assert card // 14 not in seen.voids[other]
+                        elif card > cards.EXCUSE:
+                            assert 4 not in seen.voids[other]
+
+
+def test_a_biased_sampler_fails_the_uniformity_test() -> None:
+    # Placing each unseen card at random where it may go, ignoring how many ways the others
+    # can then be placed, is not uniform: the same test rejects it.
+    state = late_position("fft-4", 17, 8)
+    seat = (int(state.s[S.S_TAKER]) + 1) % 4
+    _, allowed, room = consistent_places(state, seat)
+    unseen = sorted(allowed)
+    everyone = every_consistent_world(state, seat)
+    rng = np.random.default_rng(0)
+    counts: Counter[tuple[int, ...]] = Counter()
+    while sum(counts.values()) < 60 * len(everyone):
+        left = dict(room)
+        key = []
+        for card in unseen:
+            options = [place for place in allowed[card] if left[place] > 0]
+            if not options:
+                break
+            place = options[int(rng.integers(len(options)))]
+            left[place] -= 1
+            key.append(place)
+        if len(key) == len(unseen):
+            counts[tuple(key)] += 1
+    observed = np.array([counts[world] for world in everyone])
+    assert stats.chisquare(observed).pvalue < 1e-3
