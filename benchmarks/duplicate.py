@@ -23,6 +23,7 @@ import argparse
 import json
 import time
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 from scipy import stats
@@ -30,6 +31,7 @@ from scipy import stats
 from tarot_analysis import __version__
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.play import play
+from tarot_analysis.python_bots import bot_name
 from tarot_analysis.rules import load_rules
 
 
@@ -57,13 +59,14 @@ class DuplicateResult:
 def duplicate(
     rules_name: str,
     deals: int,
-    bot_a: str,
-    bot_b: str,
+    bot_a: Any,
+    bot_b: Any,
     *,
     seed: int = 1,
     threads: int | None = None,
 ) -> DuplicateResult:
-    """Play the duplicate match of ``bot_a`` against ``bot_b`` on ``deals`` deals."""
+    """Play the duplicate match of ``bot_a`` against ``bot_b`` on ``deals`` deals; each a
+    compiled bot's name or a bot written in Python (:mod:`tarot_analysis.python_bots`)."""
     rules = load_rules(rules_name)
     players = rules.players
     started = time.perf_counter()
@@ -93,7 +96,7 @@ def duplicate(
     half_width = float(stats.t.ppf(0.975, deals - 1)) * std_err if deals > 1 else float("nan")
     return DuplicateResult(
         rules=rules.name,
-        bots=(bot_a, bot_b),
+        bots=(_name(bot_a), _name(bot_b)),
         deals=deals,
         seed=seed,
         mean_diff=mean,
@@ -108,6 +111,10 @@ def duplicate(
         redeal_rate=float(redeal.mean()),
         seconds=time.perf_counter() - started,
     )
+
+
+def _name(bot: Any) -> str:
+    return bot if isinstance(bot, str) else bot_name(bot)
 
 
 def main() -> None:

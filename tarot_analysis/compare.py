@@ -55,6 +55,7 @@ import pandas as pd
 from tarot_analysis import __version__
 from tarot_analysis.cluster import add_cluster_options, dask_client
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.python_bots import bot_name, is_python_bot
 from tarot_analysis.rules import Rules
 
 __all__ = [
@@ -254,7 +255,7 @@ def compare_variants(
     rules_list: Sequence[Rules],
     deals: int,
     *,
-    bots: str | Sequence[str] = "random",
+    bots: Any = "random",
     seed: int = 1,
     threads: int | None = None,
     mode: Mode = "counterfactual",
@@ -274,7 +275,9 @@ def compare_variants(
     from tqdm.auto import tqdm
 
     variants = _variants(rules_list, deals, bots, mode, confidence)
-    bot_names = (bots,) if isinstance(bots, str) else tuple(bots)
+    one = isinstance(bots, str) or is_python_bot(bots)
+    seated: tuple[Any, ...] = (bots,) if one else tuple(bots)
+    bot_names = tuple(bot if isinstance(bot, str) else bot_name(bot) for bot in seated)
     z = _z(confidence)
     summary_rows: list[dict[str, Any]] = []
     difference_rows: list[dict[str, Any]] = []
@@ -286,7 +289,7 @@ def compare_variants(
     with tqdm(total=steps, unit="run", disable=not progress, desc="compare") as bar:
         for index, variant in enumerate(variants):
             bar.set_postfix_str(variant.label)
-            measured, masks = _measure(variant, deals, bot_names, seed, runs, mode, bar)
+            measured, masks = _measure(variant, deals, seated, seed, runs, mode, bar)
             if index == 0:
                 baseline, baseline_masks = measured, masks
             elif variant.paired and not np.array_equal(masks, baseline_masks):
@@ -324,7 +327,7 @@ def _z(confidence: float) -> float:
 def _variants(
     rules_list: Sequence[Rules],
     deals: int,
-    bots: str | Sequence[str],
+    bots: Any,
     mode: str,
     confidence: float,
 ) -> list[Variant]:
@@ -347,7 +350,11 @@ def _variants(
         label = rules.name if seen[rules.name] == 1 else f"{rules.name} ({seen[rules.name]})"
         plays = bool(rules.contracts) and rules.tarocco is None
         note = "" if plays else "no contracts: hand statistics only"
-        if not isinstance(bots, str) and plays and len(bots) != rules.players:
+        if (
+            not (isinstance(bots, str) or is_python_bot(bots))
+            and plays
+            and (len(bots) != rules.players)
+        ):
             raise TarotInputError(
                 f"{label}: {rules.players} bots were expected (one per seat), got {len(bots)}; "
                 "give one bot name to use it at every seat of every variant"
@@ -372,7 +379,7 @@ def _unpaired(variant: Variant, why: str) -> Variant:
 def _measure(
     variant: Variant,
     deals: int,
-    bots: tuple[str, ...],
+    bots: tuple[Any, ...],
     seed: int,
     runs: dict[str, Any],
     mode: str,
@@ -384,7 +391,7 @@ def _measure(
     from tarot_analysis.play import play
 
     rules = variant.rules
-    bot_arg: str | tuple[str, ...] = bots[0] if len(bots) == 1 else bots
+    bot_arg: Any = bots[0] if len(bots) == 1 else bots
     measured: dict[tuple[str, str], _PerDeal] = {}
     if variant.plays:
         result = play(rules, deals, bots=bot_arg, seed=seed, **runs)
@@ -447,7 +454,7 @@ def _auction_contracts(rules: Rules, scores: pd.DataFrame) -> list[_PerDeal]:
 def _counterfactual_contracts(
     rules: Rules,
     deals: int,
-    bots: str | tuple[str, ...],
+    bots: Any,
     seed: int,
     runs: dict[str, Any],
 ) -> list[_PerDeal]:

@@ -28,7 +28,7 @@ from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import PlayResult, play
+from tarot_analysis.play import Bots, PlayResult, play
 from tarot_analysis.rules import Rules
 from tarot_analysis.stats import wilson_interval
 
@@ -104,7 +104,7 @@ def play_every_contract(
     deals: int,
     *,
     seat: int = 0,
-    bots: str | Sequence[str] = "random",
+    bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
     hand: cards.Hand | str | None = None,
     call: Sequence[int] | None = None,

@@ -26,6 +26,7 @@ from tarot_analysis.counterfactual import play_every_contract
 from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
+from tarot_analysis.play import Bots, python_threads, seat_bots
 from tarot_analysis.rules import Rules
 from tarot_analysis.runner import RunResult, RunSpec, iter_chunks, read_dataset, run
 from tarot_analysis.stats import Z_95, wilson_interval
@@ -58,7 +59,7 @@ def _chunk_seed(seed: int, chunk: int) -> np.random.SeedSequence:
 
 
 def _chunk_rows(
-    rules: Rules, bots: Sequence[str], seed: int, chunk: int, first: int, n: int
+    rules: Rules, bots: Sequence[Any], seed: int, chunk: int, first: int, n: int
 ) -> pa.Table:
     """Deals ``first .. first + n`` of a guidance run: seat 0's hand and every contract."""
     outcomes = play_every_contract(
@@ -181,7 +182,7 @@ def run_guidance(
     deals: int,
     folder: str | os.PathLike[str],
     *,
-    bots: Sequence[str] | str = "random",
+    bots: Bots = "random",
     seed: int = 1,
     chunk_size: int = 50_000,
     threads: int | None = None,
@@ -195,7 +196,10 @@ def run_guidance(
     tables come out the same, in memory and disk proportional to the tables, but there are no
     per-deal rows to fit a model on.
     """
-    names = (bots,) * rules.players if isinstance(bots, str) else tuple(bots)
+    seating = seat_bots(bots, rules.players)
+    names = seating.names
+    threads = python_threads(seating, threads, client)
+    seated = (bots,) * rules.players if isinstance(bots, str) else tuple(bots)
     extra: dict[str, Any] = {"seat": 0, "mode": "counterfactual"}
     if not rows:
         extra["rows"] = False
@@ -206,7 +210,7 @@ def run_guidance(
     contracts = [c.name for c in rules.contracts]
 
     def work(chunk: int, first: int, n: int) -> pa.Table:
-        table = _chunk_rows(rules, names, seed, chunk, first, n)
+        table = _chunk_rows(rules, seated, seed, chunk, first, n)
         if rows:
             return table
         return pa.Table.from_pandas(rows_counts(table.to_pandas(), contracts), preserve_index=False)

@@ -7,7 +7,6 @@ under every card the taker could call. What the dog brings is exact (hypergeomet
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +18,7 @@ from tarot_analysis.counterfactual import ContractOutcomes, play_every_contract
 from tarot_analysis.engine.core import call_candidates, second_call_candidates
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import hand_features_of
+from tarot_analysis.play import Bots
 from tarot_analysis.rules import Rules
 
 __all__ = ["HandAnalysis", "analyse_hand"]
@@ -121,7 +121,7 @@ def analyse_hand(
     *,
     seat: int = 0,
     deals: int = 20_000,
-    bots: str | Sequence[str] = "random",
+    bots: Bots = "random",
     seed: int | None = 1,
     threads: int | None = None,
     client: Any = None,

@@ -35,7 +35,7 @@ from tarot_analysis.engine.game import GameState, Observation, action_name
 from tarot_analysis.engine.params import EngineRules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
-from tarot_analysis.table import choose_ecart, decide, record_deal, record_tarocco
+from tarot_analysis.table import advance, choose_ecart, record_deal, record_tarocco
 
 __all__ = ["PythonBot", "bot_name", "is_python_bot", "play_python"]
 
@@ -88,6 +88,7 @@ def play_python(
     state._mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
     tarocco = rules.tarocco is not None
     no_forced = np.full(4, -1, dtype=np.int64)
+    is_python = np.array([seat in python for seat in range(rules.players)], dtype=np.bool_)
     for d in range(len(masks)):
         if tarocco:
             S.start(m, s, masks[d], no_forced, int(dealers[d]), p, half)
@@ -99,7 +100,8 @@ def play_python(
             seat = int(s[S.S_ACTOR])
             bot = python.get(seat)
             if bot is None:
-                decide(m, s, ids, p, half, rng)
+                # One decision at a time where a script may stand in for a compiled bot.
+                advance(m, s, ids, is_python, -1 if script is None else 1, p, half, rng)
                 continue
             observation = state.observation(seat)
             action = bot.act(observation)

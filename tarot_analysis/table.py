@@ -347,13 +347,19 @@ def _record_tricks(m: Any, s: Any, d: int, p: Any, log: Any, leaders: Any, ecart
 
 
 @njit(cache=True)
-def decide(m: Any, s: Any, bots: Any, p: Any, half: Any, rng: Any) -> None:
-    """One decision of a compiled bot (the seat to act's, ``bots`` by number), applied: the
-    step a table of compiled and Python bots takes for its compiled seats."""
+def advance(
+    m: Any, s: Any, bots: Any, python: Any, steps: int, p: Any, half: Any, rng: Any
+) -> None:
+    """The compiled bots' decisions (``bots`` by number) one after another, until a seat of
+    ``python`` (booleans by seat) is to act, the deal is over, or ``steps`` decisions were
+    taken (−1: no limit): what a table of compiled and Python bots does between two Python
+    decisions."""
     view, trick, played, voids, shown = _views(m, s)
     no_script = np.empty((0, 1, 1), dtype=np.int64)
     no_ecart = np.empty((0, 2), dtype=np.uint64)
-    _decide(
-        m, s, view, trick, played, voids, shown, bots, 0, False, no_script, no_ecart, p, half,
-        rng,
-    )  # fmt: skip
+    while s[S_KIND] != OVER and not python[s[S_ACTOR]] and steps != 0:
+        steps -= 1
+        _decide(
+            m, s, view, trick, played, voids, shown, bots, 0, False, no_script, no_ecart, p,
+            half, rng,
+        )  # fmt: skip

@@ -14,11 +14,16 @@ import numpy as np
 import pytest
 from scipy import stats
 
+from benchmarks.duplicate import duplicate
 from tarot_analysis import cards
+from tarot_analysis.compare import compare_variants
+from tarot_analysis.counterfactual import play_every_contract
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.determinize import consistent_places, determinize, sample_places
 from tarot_analysis.engine.game import GameState, Observation
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.guidance import run_guidance
+from tarot_analysis.one_hand import analyse_hand
 from tarot_analysis.play import play, play_given
 from tarot_analysis.rules import list_presets, load_rules
 from tarot_analysis.tarocco import play_tarocco_run
@@ -191,6 +196,25 @@ def test_python_bots_play_tarocco_and_known_deals() -> None:
     given = play_given(rules, [hands], bots=FirstLegal(), forced=[0, 1, -1, -1],
                        script=[[["21", None, None, None]]])  # fmt: skip
     assert given.tricks is not None and given.tricks[0, 0, 0] == cards.TWENTY_ONE
+
+
+def test_a_python_bot_plays_a_duplicate_match() -> None:
+    result = duplicate("fft-5", 60, FirstLegal(), "random", seed=2)
+    assert result.bots == ("FirstLegal", "random")
+    assert result.n == 60 and np.isfinite(result.ci_low)
+
+
+def test_every_runner_takes_a_python_bot(tmp_path: Path) -> None:
+    rules = load_rules("fft-4")
+    bots = [FirstLegal(), "heuristic", "heuristic", "heuristic"]
+    outcomes = play_every_contract(rules, 40, bots=bots, seed=1)
+    assert outcomes.bots[0] == "FirstLegal" and len(outcomes.frame) == 40 * 4
+    data = run_guidance(rules, 40, tmp_path / "guidance", bots=bots, seed=1, chunk_size=20)
+    assert data.bots[0] == "FirstLegal"
+    comparison = compare_variants([rules, load_rules("legacy-4")], 40, bots=bots, seed=1)
+    assert comparison.bots[0] == "FirstLegal"
+    hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    assert analyse_hand(hand, rules, deals=40, bots=bots, seed=1).bots[0] == "FirstLegal"
 
 
 def test_python_bots_refuse_a_cluster() -> None:
