@@ -120,6 +120,29 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     replay.add_argument("--chunk-size", type=_positive, default=None, help="as in the play run")
 
+    solve = commands.add_parser(
+        "solve",
+        help="the exact card points of a position with every hand visible (double dummy)",
+        description=(
+            "Solve a card-play position with every hand visible: the card points the attack "
+            "takes in the remaining tricks with best play on both sides, and the best cards."
+        ),
+    )
+    solve.add_argument(
+        "hands", nargs="+", metavar="HAND",
+        help='one hand per seat in the notation, quoted ("21 KH 7H"); equal lengths',
+    )  # fmt: skip
+    solve.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
+    solve.add_argument("--leader", type=int, default=0, help="the seat that leads the trick")
+    solve.add_argument(
+        "--attack", type=int, nargs="+", default=[0], metavar="SEAT",
+        help="the seats of the attack (default 0)",
+    )  # fmt: skip
+    solve.add_argument(
+        "--trick", default="", help="cards already in the trick, from the leader on (quoted)"
+    )
+    solve.add_argument("--json", action="store_true", help="print one JSON object")
+
     hand = commands.add_parser(
         "hand",
         help="one hand: its chances in every contract, the bid, the call, what the dog brings",
@@ -186,6 +209,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args)
         if args.command == "hand":
             return _hand(args)
+        if args.command == "solve":
+            return _solve(args)
         if args.command == "guidance":
             return _guidance(args)
         if args.command == "compare":
@@ -641,6 +666,37 @@ def _play_report(
         lambda v: "—" if pd.isna(v) else f"{v:+.1f}"
     )
     return "\n".join([*lines, "", shown.to_string()])
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from tarot_analysis import cards
+    from tarot_analysis.rules import load_rules
+    from tarot_analysis.solver import solve
+
+    rules = load_rules(args.rules)
+    trick = cards.parse_cards(args.trick) if args.trick.strip() else []
+    started = time.perf_counter()
+    solution = solve(rules, args.hands, leader=args.leader, attack=args.attack, trick=trick)
+    seconds = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({
+            "rules": rules.name, "hands": list(args.hands), "leader": args.leader,
+            "attack": sorted(set(args.attack)), "trick": [cards.card_name(c) for c in trick],
+            "attack_points": solution.attack_points, "best_cards": list(solution.best_cards),
+            "petit_au_bout": solution.petit_au_bout, "nodes": solution.nodes,
+            "seconds": round(seconds, 4),
+        }))  # fmt: skip
+        return 0
+    to_play = (args.leader + len(trick)) % rules.players
+    attack = ", ".join(str(seat) for seat in sorted(set(args.attack)))
+    print(
+        f"{rules.name}, double dummy: seat {args.leader} leads, the attack is seat(s) {attack}\n"
+        f"The attack takes {solution.attack_points:g} card points in the remaining tricks with "
+        f"best play on both sides.\n"
+        f"Best cards for seat {to_play}: {' '.join(solution.best_cards)}\n"
+        f"({solution.nodes:,} positions searched in {seconds:.3f} s)"
+    )
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:

@@ -33,7 +33,7 @@ def vectorised(outcomes: np.ndarray, poignees: np.ndarray, preset: str) -> np.nd
 @pytest.mark.parametrize("preset", FRENCH)
 def test_played_deals_score_the_same(preset: str) -> None:
     for bot in ("random", "heuristic"):
-        result = play(load_rules(preset), 1_500, bots=bot, seed=4)
+        result = play(load_rules(preset), 800, bots=bot, seed=4)
         got = compiled(result.outcomes, result.poignees, preset)
         expected = vectorised(result.outcomes, result.poignees, preset)
         assert np.abs(got - expected).max() < 1e-9

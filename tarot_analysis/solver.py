@@ -1,0 +1,901 @@
+"""Double-dummy solving of card play: every hand visible, best play on both sides.
+
+:func:`solve` gives the exact card points the attack takes in the remaining tricks when the
+attack maximises them and the defence minimises them, under a French preset's rules of play
+(the engine's own compiled :func:`~tarot_analysis.engine.core.legal_cards`).
+
+Counting, in half points as the engine counts them: the winner of a trick takes its cards;
+the Excuse played before the last trick stays with its owner's side (4.5 points), which gives
+half a point to the trick's winner when the two sides differ; the Excuse played to the last
+trick goes to that trick's winner. The chelem's special cases are left out.
+
+The search is fail-soft alpha-beta over the cards, written with an explicit stack (no
+recursion), run with null windows that halve the range of the value until it is exact. A
+transposition table at trick boundaries, keyed by every seat's remaining cards and the leader,
+keeps bounds and the best card, which is tried first; cards of one hand that no card in play
+separates (same suit, next in rank, same points) are tried once. The best cards are the root
+cards whose null-window search reaches the value; the Petit au bout is read from one
+principal variation played out card by card.
+
+>>> from tarot_analysis.rules import load_rules
+>>> solution = solve(load_rules("fft-4"), ["21 KH", "1 QH", "2 1H", "3 2H"], leader=0, attack={0})
+>>> solution.attack_points, solution.best_cards
+(19.0, ('21', 'KH'))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from tarot_analysis import cards
+from tarot_analysis._jit import KERNEL
+from tarot_analysis.engine.cardsets import (
+    EXCUSE,
+    N_SUIT_CARDS,
+    NOT_LED,
+    ONE,
+    SUIT_LO,
+    TRUMPS_HI,
+    ZERO,
+    bit_of,
+    half_points_of,
+    highest_bit,
+    holds,
+    lowest,
+    size,
+    suit_of,
+)
+from tarot_analysis.engine.core import legal_cards
+from tarot_analysis.engine.params import engine_rules
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.rules import Rules
+
+__all__ = ["Solution", "legal_plays", "solve", "trick_winner"]
+
+#: Half points of the low card the side owing the Excuse gives the trick's winner (0.5 point).
+EXCUSE_COMPENSATION_HALF: Final = 1
+#: A value beyond any card points, in half points: the open ends of the search window.
+INFINITY: Final = 1 << 20
+#: The most cards a hand holds in a French preset (three players, 24 cards).
+MAX_MOVES: Final = 32
+#: Entries of the transposition table: 2 ** bits, more bits for longer endgames.
+TABLE_BITS_MIN: Final = 12
+TABLE_BITS_MAX: Final = 18
+#: ``Solution.petit_au_bout``: the side that took the Petit at the last trick.
+PETIT_AU_BOUT_ATTACK: Final = 1
+PETIT_AU_BOUT_DEFENCE: Final = 0
+PETIT_AU_BOUT_NONE: Final = -1
+
+# Fields of one frame of the search stack (one card to choose).
+_POS = 0  # cards already in the current trick
+_LEADER = 1
+_ACC = 2  # attack half points of the tricks completed since the root
+_SEAT = 3
+_N_MOVES = 4
+_NEXT = 5  # index of the next move to try
+_BEST = 6
+_BEST_MOVE = 7
+_ALPHA = 8
+_BETA = 9
+_IS_MAX = 10
+_CARD = 11  # the card being tried
+_LEFT = 12  # cards still in the hands
+_STORE = 13  # 1: a trick boundary whose value goes to the table
+_ALPHA0 = 14  # the window the node was searched in
+_BETA0 = 15
+_REST = 16  # half points of the cards still in the hands
+_N_FIELDS = 17
+
+# Fields of the counters array.
+_NODES = 0
+
+# The table: entries by pairs (a bucket); each key is every seat's hand, then the leader + 1
+# (0: an empty entry) and the number of cards left.
+_BUCKET = 2
+_KEY_EXTRA = 2
+_HASH_MULTIPLIER_LO = np.uint64(0x9E3779B97F4A7C15)
+_HASH_MULTIPLIER_HI = np.uint64(0xC2B2AE3D27D4EB4F)
+_TRUMP_STRENGTH = 100  # any trump ranks above any suit card when ordering moves
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The value of a position and the cards that keep it.
+
+    ``attack_points``: card points the attack takes in the remaining tricks with best play;
+    ``best_cards``: every card of the seat to play that keeps that value, in the notation;
+    ``nodes``: positions searched; ``petit_au_bout``: in one principal variation, the side
+    that wins the last trick when it holds the Petit (1 attack, 0 defence, −1 none).
+    """
+
+    attack_points: float
+    best_cards: tuple[str, ...]
+    nodes: int
+    petit_au_bout: int = PETIT_AU_BOUT_NONE
+
+
+@njit(inline="always")
+def _led_and_top(path: Any, start: int, count: int) -> tuple[int, int]:
+    """The suit of the trick in ``path[start : start + count]`` and its highest trump (0 none)."""
+    led = NOT_LED
+    top = 0
+    for k in range(count):
+        card = path[start + k]
+        if card == EXCUSE:
+            continue
+        if led == NOT_LED:
+            led = suit_of(card)
+        if card > EXCUSE and card - EXCUSE > top:
+            top = card - EXCUSE
+    return led, top
+
+
+@njit(inline="always")
+def _strength(card: int, led: int) -> int:
+    """How high ``card`` ranks in a trick of suit ``led``: −1 when it cannot win it."""
+    if card > EXCUSE:
+        return _TRUMP_STRENGTH + card - EXCUSE
+    if card == EXCUSE:
+        return -1
+    if led == NOT_LED or card // cards.N_RANKS == led:
+        return card % cards.N_RANKS
+    return -1
+
+
+@njit(inline="always")
+def _winner_offset(path: Any, start: int, count: int) -> int:
+    """Index in the trick ``path[start : start + count]`` of the card winning it so far."""
+    led, _ = _led_and_top(path, start, count)
+    best = -1
+    best_strength = -2
+    for k in range(count):
+        strength = _strength(path[start + k], led)
+        if strength > best_strength:
+            best_strength = strength
+            best = k
+    return best
+
+
+@njit(inline="always")
+def _trick_half_points(
+    path: Any,
+    start: int,
+    players: int,
+    leader: int,
+    winner: int,
+    attack_mask: int,
+    last: bool,
+    half_points: Any,
+) -> int:
+    """Attack half points of a completed trick, the Excuse's exchange included."""
+    winner_attacks = (attack_mask >> winner) & 1 == 1
+    total = 0
+    for k in range(players):
+        card = path[start + k]
+        if card == EXCUSE and not last:
+            owner = (leader + k) % players
+            owner_attacks = (attack_mask >> owner) & 1 == 1
+            if owner_attacks:
+                total += half_points[card]
+                if not winner_attacks:
+                    total -= EXCUSE_COMPENSATION_HALF
+            elif winner_attacks:
+                total += EXCUSE_COMPENSATION_HALF
+        elif winner_attacks:
+            total += half_points[card]
+    return total
+
+
+@njit(inline="always")
+def _table_slot(hands_lo: Any, hands_hi: Any, players: int, leader: int, bits: int) -> int:
+    """The table entry of a trick boundary: a multiplicative hash of the hands and leader."""
+    h = np.uint64(leader + 1)
+    for seat in range(players):
+        h = (h ^ hands_lo[seat]) * _HASH_MULTIPLIER_LO
+        h = (h ^ (h >> np.uint64(29))) ^ hands_hi[seat]
+        h = h * _HASH_MULTIPLIER_HI
+        h ^= h >> np.uint64(32)
+    return int(h >> np.uint64(64 - bits))
+
+
+@njit(inline="always")
+def _table_matches(
+    keys: Any, slot: int, hands_lo: Any, hands_hi: Any, players: int, leader: int
+) -> bool:
+    """Whether table entry ``slot`` holds exactly these hands and leader."""
+    if keys[slot, 2 * players] != np.uint64(leader + 1):
+        return False
+    for seat in range(players):
+        if keys[slot, 2 * seat] != hands_lo[seat] or keys[slot, 2 * seat + 1] != hands_hi[seat]:
+            return False
+    return True
+
+
+@njit(inline="always")
+def _table_find(
+    keys: Any, hands_lo: Any, hands_hi: Any, players: int, leader: int, bits: int
+) -> int:
+    """The table entry holding these hands and leader, −1 if neither of its bucket does."""
+    slot = _table_slot(hands_lo, hands_hi, players, leader, bits) & ~1
+    for entry in range(slot, slot + _BUCKET):
+        if _table_matches(keys, entry, hands_lo, hands_hi, players, leader):
+            return entry
+    return -1
+
+
+@njit(inline="always")
+def _ordered_moves(
+    hands_lo: Any,
+    hands_hi: Any,
+    path: Any,
+    start: int,
+    pos: int,
+    leader: int,
+    seat: int,
+    is_max: bool,
+    attack_mask: int,
+    players: int,
+    first_move: int,
+    half_points: Any,
+    p: Any,
+    moves: Any,
+    move_keys: Any,
+    d: int,
+) -> int:
+    """Write the cards worth trying for ``seat`` into ``moves[d]``, best guesses first.
+
+    One card stands for each run of its hand's legal cards that no card in play separates
+    (same suit, next in rank among the cards in the hands and the trick, same points): the
+    lowest of the run. Order: the table's card, then to a trick a partner is winning the
+    cards of most points, then the cheapest card that wins, then the cards of fewest points.
+    """
+    led, top = _led_and_top(path, start, pos)
+    legal_lo, legal_hi = legal_cards(hands_lo[seat], hands_hi[seat], led, top, ZERO, False, p)
+    in_play_lo = ZERO
+    in_play_hi = ZERO
+    for other in range(players):
+        in_play_lo |= hands_lo[other]
+        in_play_hi |= hands_hi[other]
+    for k in range(pos):
+        card_lo, card_hi = bit_of(path[start + k])
+        in_play_lo |= card_lo
+        in_play_hi |= card_hi
+    winner_strength = -2
+    partner_winning = False
+    if pos > 0:
+        winning = _winner_offset(path, start, pos)
+        winner_strength = _strength(path[start + winning], led)
+        winner_seat = (leader + winning) % players
+        partner_winning = ((attack_mask >> winner_seat) & 1 == 1) == is_max
+    n_moves = 0
+    word = legal_lo
+    while word != ZERO:
+        bit = highest_bit(word)
+        word &= ~(ONE << np.uint64(bit))
+        below = in_play_lo & SUIT_LO[bit // cards.N_RANKS] & ((ONE << np.uint64(bit)) - ONE)
+        if below != ZERO:
+            twin = highest_bit(below)
+            if holds(legal_lo, ZERO, twin) and half_points[twin] == half_points[bit]:
+                continue
+        moves[d, n_moves] = bit
+        n_moves += 1
+    word = legal_hi
+    while word != ZERO:
+        bit = highest_bit(word)
+        word &= ~(ONE << np.uint64(bit))
+        card = N_SUIT_CARDS + bit
+        if card != EXCUSE:
+            below = in_play_hi & TRUMPS_HI & ((ONE << np.uint64(bit)) - ONE)
+            if below != ZERO:
+                twin = N_SUIT_CARDS + highest_bit(below)
+                if holds(ZERO, legal_hi, twin) and half_points[twin] == half_points[card]:
+                    continue
+        moves[d, n_moves] = card
+        n_moves += 1
+    for k in range(n_moves):
+        card = moves[d, k]
+        strength = _strength(card, led)
+        if card == first_move:
+            key = 4 * INFINITY
+        elif pos == 0:
+            key = strength
+        elif partner_winning:
+            key = 2 * INFINITY + 64 * half_points[card] - strength
+        elif strength > winner_strength:
+            key = 3 * INFINITY - strength
+        else:
+            key = INFINITY - 64 * half_points[card] - strength
+        j = k
+        while j > 0 and move_keys[d, j - 1] < key:
+            move_keys[d, j] = move_keys[d, j - 1]
+            moves[d, j] = moves[d, j - 1]
+            j -= 1
+        move_keys[d, j] = key
+        moves[d, j] = card
+    return n_moves
+
+
+@njit(**KERNEL)
+def _search(
+    hands_lo: Any,
+    hands_hi: Any,
+    path: Any,
+    trick_len: int,
+    leader: int,
+    attack_mask: int,
+    players: int,
+    root_card: int,
+    alpha: int,
+    beta: int,
+    half_points: Any,
+    p: Any,
+    keys: Any,
+    lower: Any,
+    upper: Any,
+    table_move: Any,
+    bits: int,
+    frames: Any,
+    moves: Any,
+    move_keys: Any,
+    counters: Any,
+) -> int:
+    """Attack half points of the position, by fail-soft alpha-beta in ``(alpha, beta)``.
+
+    ``path[:trick_len]`` holds the cards of the current trick; the cards played in the search
+    follow them. ``root_card`` ≥ 0 limits the seat to play to that card (the value of one
+    move). ``hands_*`` and ``path`` are changed during the search and restored at its end.
+    """
+    left = 0
+    rest = 0
+    for seat in range(players):
+        left += size(hands_lo[seat], hands_hi[seat])
+        rest += half_points_of(hands_lo[seat], hands_hi[seat], half_points)
+    frames[0, _REST] = rest
+    frames[0, _POS] = trick_len
+    frames[0, _LEADER] = leader
+    frames[0, _ACC] = 0
+    frames[0, _ALPHA] = alpha
+    frames[0, _BETA] = beta
+    frames[0, _LEFT] = left
+    d = 0
+    result = 0
+    entering = True
+    child_value = False
+    while True:
+        if entering:
+            entering = False
+            child_value = False
+            counters[_NODES] += 1
+            pos = frames[d, _POS]
+            node_leader = frames[d, _LEADER]
+            acc = frames[d, _ACC]
+            a = frames[d, _ALPHA]
+            b = frames[d, _BETA]
+            resolved = False
+            first_move = -1
+            store = pos == 0 and not (d == 0 and root_card >= 0)
+            if frames[d, _LEFT] == 0:
+                result = acc
+                resolved = True
+            elif pos == 0 and frames[d, _LEFT] == players:
+                # The last trick: one card in each hand, nothing to choose.
+                start = trick_len + d
+                for k in range(players):
+                    seat = (node_leader + k) % players
+                    path[start + k] = lowest(hands_lo[seat], hands_hi[seat])
+                winner = (node_leader + _winner_offset(path, start, players)) % players
+                result = acc + _trick_half_points(
+                    path, start, players, node_leader, winner, attack_mask, True, half_points
+                )
+                resolved = True
+            elif pos == 0 and acc >= b:
+                result = acc  # the attack keeps what it has taken
+                resolved = True
+            elif pos == 0 and acc + frames[d, _REST] <= a:
+                result = acc + frames[d, _REST]  # even every card left is not enough
+                resolved = True
+            elif store:
+                slot = _table_find(keys, hands_lo, hands_hi, players, node_leader, bits)
+                if slot >= 0:
+                    low = lower[slot] + acc
+                    high = upper[slot] + acc
+                    first_move = table_move[slot]
+                    if low >= b or low == high:
+                        result = low
+                        resolved = True
+                    elif high <= a:
+                        result = high
+                        resolved = True
+                    else:
+                        a = max(a, low)
+                        b = min(b, high)
+            if resolved:
+                if d == 0:
+                    return result
+                d -= 1
+                child_value = True
+            else:
+                frames[d, _ALPHA] = a
+                frames[d, _BETA] = b
+                frames[d, _ALPHA0] = a
+                frames[d, _BETA0] = b
+                frames[d, _STORE] = 1 if store else 0
+                seat = (node_leader + pos) % players
+                frames[d, _SEAT] = seat
+                is_max = (attack_mask >> seat) & 1 == 1
+                frames[d, _IS_MAX] = 1 if is_max else 0
+                frames[d, _BEST] = -INFINITY if is_max else INFINITY
+                frames[d, _BEST_MOVE] = -1
+                frames[d, _NEXT] = 0
+                if d == 0 and root_card >= 0:
+                    moves[d, 0] = root_card
+                    frames[d, _N_MOVES] = 1
+                else:
+                    frames[d, _N_MOVES] = _ordered_moves(
+                        hands_lo,
+                        hands_hi,
+                        path,
+                        trick_len + d - pos,
+                        pos,
+                        node_leader,
+                        seat,
+                        is_max,
+                        attack_mask,
+                        players,
+                        first_move,
+                        half_points,
+                        p,
+                        moves,
+                        move_keys,
+                        d,
+                    )
+        if child_value:
+            # The value of the card tried at frame d came back: take it back, keep the best.
+            card = frames[d, _CARD]
+            seat = frames[d, _SEAT]
+            card_lo, card_hi = bit_of(card)
+            hands_lo[seat] |= card_lo
+            hands_hi[seat] |= card_hi
+            if frames[d, _IS_MAX] == 1:
+                if result > frames[d, _BEST]:
+                    frames[d, _BEST] = result
+                    frames[d, _BEST_MOVE] = card
+                    frames[d, _ALPHA] = max(frames[d, _ALPHA], result)
+            elif result < frames[d, _BEST]:
+                frames[d, _BEST] = result
+                frames[d, _BEST_MOVE] = card
+                frames[d, _BETA] = min(frames[d, _BETA], result)
+        if frames[d, _ALPHA] < frames[d, _BETA] and frames[d, _NEXT] < frames[d, _N_MOVES]:
+            card = moves[d, frames[d, _NEXT]]
+            frames[d, _NEXT] += 1
+            frames[d, _CARD] = card
+            seat = frames[d, _SEAT]
+            card_lo, card_hi = bit_of(card)
+            hands_lo[seat] &= ~card_lo
+            hands_hi[seat] &= ~card_hi
+            pos = frames[d, _POS]
+            path[trick_len + d] = card
+            child = d + 1
+            frames[child, _LEFT] = frames[d, _LEFT] - 1
+            frames[child, _REST] = frames[d, _REST] - half_points[card]
+            frames[child, _ALPHA] = frames[d, _ALPHA]
+            frames[child, _BETA] = frames[d, _BETA]
+            if pos + 1 < players:
+                frames[child, _POS] = pos + 1
+                frames[child, _LEADER] = frames[d, _LEADER]
+                frames[child, _ACC] = frames[d, _ACC]
+            else:
+                start = trick_len + d + 1 - players
+                trick_leader = frames[d, _LEADER]
+                winner = (trick_leader + _winner_offset(path, start, players)) % players
+                gained = _trick_half_points(
+                    path,
+                    start,
+                    players,
+                    trick_leader,
+                    winner,
+                    attack_mask,
+                    frames[child, _LEFT] == 0,
+                    half_points,
+                )
+                frames[child, _POS] = 0
+                frames[child, _LEADER] = winner
+                frames[child, _ACC] = frames[d, _ACC] + gained
+            d = child
+            entering = True
+            continue
+        # Every card tried, or a cut: keep the bounds at a trick boundary, return the value.
+        best = frames[d, _BEST]
+        if frames[d, _STORE] == 1:
+            node_leader = frames[d, _LEADER]
+            slot = _table_find(keys, hands_lo, hands_hi, players, node_leader, bits)
+            if slot < 0:
+                # Two entries a bucket: the first keeps the longer endgames, the second
+                # takes whatever the first does not.
+                slot = _table_slot(hands_lo, hands_hi, players, node_leader, bits) & ~1
+                if np.uint64(frames[d, _LEFT]) < keys[slot, 2 * players + 1]:
+                    slot += 1
+                for seat in range(players):
+                    keys[slot, 2 * seat] = hands_lo[seat]
+                    keys[slot, 2 * seat + 1] = hands_hi[seat]
+                keys[slot, 2 * players] = np.uint64(node_leader + 1)
+                keys[slot, 2 * players + 1] = np.uint64(frames[d, _LEFT])
+                lower[slot] = -INFINITY
+                upper[slot] = INFINITY
+            # Fail-soft: at or below the window an upper bound, at or above it a lower bound,
+            # inside it the exact value.
+            relative = best - frames[d, _ACC]
+            if best > frames[d, _ALPHA0]:
+                lower[slot] = max(lower[slot], relative)
+            if best < frames[d, _BETA0]:
+                upper[slot] = min(upper[slot], relative)
+            table_move[slot] = frames[d, _BEST_MOVE]
+        result = best
+        if d == 0:
+            return result
+        d -= 1
+        child_value = True
+
+
+def _card_of(token: str | int, where: str) -> int:
+    """The card id of one card written in the notation or given as an id."""
+    if isinstance(token, str):
+        try:
+            parsed = cards.parse_cards(token)
+        except TarotInputError as error:
+            raise TarotInputError(f"{where}: {error}") from None
+        if len(parsed) != 1:
+            raise TarotInputError(f"{where}: one card expected, got {token!r}")
+        return parsed[0]
+    if isinstance(token, bool) or not isinstance(token, (int, np.integer)):
+        raise TarotInputError(f"{where}: a card is a notation string or an id, got {token!r}")
+    if not 0 <= int(token) < cards.N_CARDS:
+        raise TarotInputError(f"{where}: there is no card id {token} (ids are 0..77)")
+    return int(token)
+
+
+def _hand_of(hand: str | Iterable[str | int], seat: int) -> tuple[int, ...]:
+    """The card ids of one seat's hand."""
+    try:
+        if isinstance(hand, str):
+            return cards.parse_cards(hand)
+        return tuple(_card_of(card, f"card {k + 1}") for k, card in enumerate(hand))
+    except TarotInputError as error:
+        raise TarotInputError(f"seat {seat}: {error}") from None
+
+
+def _seat(value: object, players: int, what: str) -> int:
+    """A seat number checked against the table."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TarotInputError(f"{what} must be a seat number, got {value!r}")
+    if not 0 <= int(value) < players:
+        raise TarotInputError(f"{what} must be a seat 0..{players - 1}, got {value}")
+    return int(value)
+
+
+@dataclass
+class _Position:
+    """A checked position, as the kernel takes it."""
+
+    hands_lo: npt.NDArray[np.uint64]
+    hands_hi: npt.NDArray[np.uint64]
+    path: npt.NDArray[np.int64]
+    trick_len: int
+    leader: int
+    attack_mask: int
+    players: int
+    to_play: int
+    cards_left: int
+
+
+def _position(
+    rules: Rules,
+    hands: Sequence[str | Iterable[str | int]],
+    leader: object,
+    attack: Iterable[object],
+    trick: Sequence[str | int],
+) -> _Position:
+    """Check the input of :func:`solve` and build the kernel's arrays."""
+    if rules.tarocco is not None:
+        raise TarotInputError(f"the solver plays French Tarot only, not {rules.name}")
+    players = rules.players
+    if isinstance(hands, str) or len(hands) != players:
+        raise TarotInputError(f"{rules.name} needs {players} hands, one per seat")
+    held = [_hand_of(hand, seat) for seat, hand in enumerate(hands)]
+    first = _seat(leader, players, "leader")
+    attack_seats = [_seat(seat, players, "an attack seat") for seat in attack]
+    if not attack_seats:
+        raise TarotInputError("the attack needs at least one seat")
+    if len(trick) >= players:
+        raise TarotInputError(
+            f"a trick in progress holds at most {players - 1} cards, got {len(trick)}"
+        )
+    played = [_card_of(card, f"trick card {k + 1}") for k, card in enumerate(trick)]
+    seen: dict[int, str] = {}
+    for where, ids in [*((f"seat {s}", h) for s, h in enumerate(held)), ("the trick", played)]:
+        for card in ids:
+            if card in seen:
+                raise TarotInputError(
+                    f"card {cards.card_name(card)!r} is both in {seen[card]} and in {where}"
+                )
+            seen[card] = where
+    already = {(first + k) % players for k in range(len(played))}
+    tricks_left = len(held[(first + len(played)) % players])
+    for seat, hand in enumerate(held):
+        expected = tricks_left - 1 if seat in already else tricks_left
+        if len(hand) != expected:
+            raise TarotInputError(
+                f"seat {seat} holds {len(hand)} cards, {expected} expected: hands must be of "
+                f"one length, one card shorter for the seats that played to the trick"
+            )
+    if tricks_left == 0:
+        raise TarotInputError("no card is left to play")
+    hands_lo = np.zeros(players, dtype=np.uint64)
+    hands_hi = np.zeros(players, dtype=np.uint64)
+    for seat, hand in enumerate(held):
+        lo, hi = cards.to_mask(hand)
+        hands_lo[seat] = lo
+        hands_hi[seat] = hi
+    path = np.zeros(cards.N_CARDS + players, dtype=np.int64)
+    path[: len(played)] = played
+    attack_mask = sum(1 << seat for seat in set(attack_seats))
+    to_play = (first + len(played)) % players
+    cards_left = sum(len(hand) for hand in held)
+    return _Position(
+        hands_lo, hands_hi, path, len(played), first, attack_mask, players, to_play, cards_left
+    )
+
+
+def legal_plays(rules: Rules, hand: Iterable[int], trick: Sequence[int]) -> list[int]:
+    """The cards of ``hand`` (ids) that may be played to ``trick`` (ids, in play order).
+
+    >>> from tarot_analysis.rules import load_rules
+    >>> hand = cards.parse_cards("KH 2H 5 E")
+    >>> queen_led = list(cards.parse_cards("QH"))
+    >>> [cards.card_name(c) for c in legal_plays(load_rules("fft-4"), hand, queen_led)]
+    ['2H', 'KH', 'E']
+    """
+    lo, hi = cards.to_mask(hand)
+    path = np.asarray(list(trick) or [0], dtype=np.int64)
+    led, top = _led_and_top_py(path, len(trick))
+    params = engine_rules(rules).params
+    legal_lo, legal_hi = legal_cards(np.uint64(lo), np.uint64(hi), led, top, ZERO, False, params)
+    return cards.from_mask(int(legal_lo), int(legal_hi))
+
+
+@njit(**KERNEL)
+def _led_and_top_py(path: Any, count: int) -> tuple[int, int]:
+    """:func:`_led_and_top` for Python callers."""
+    return _led_and_top(path, 0, count)
+
+
+def _run_representative(
+    card: int, legal: set[int], in_play: set[int], half_points: npt.NDArray[np.int64]
+) -> int:
+    """The lowest card of ``card``'s run: the legal cards below it in its suit (trumps for a
+    trump), with no other card in play between them, of the same points."""
+    if card == cards.EXCUSE:
+        return card
+    first = card - card % cards.N_RANKS if card < cards.N_SUIT_CARDS else cards.PETIT
+    for lower in range(card - 1, first - 1, -1):
+        if lower not in in_play:
+            continue
+        if lower not in legal or half_points[lower] != half_points[card]:
+            break
+        card = lower
+    return card
+
+
+def _bisect(search: Callable[[int, int, int], int], low: int, high: int) -> int:
+    """The exact value, known to lie in ``[low, high]``, by null-window searches.
+
+    Each search tells whether the value reaches a bound halfway between the two ends; its
+    fail-soft answer may move an end further, and the table keeps what earlier searches
+    learnt.
+    """
+    while low < high:
+        beta = (low + high + 1) // 2
+        found = search(-1, beta - 1, beta)
+        if found >= beta:
+            low = found
+        else:
+            high = found
+    return low
+
+
+def solve(
+    rules: Rules,
+    hands: Sequence[str | Iterable[str | int]],
+    *,
+    leader: int,
+    attack: Iterable[int],
+    trick: Sequence[str | int] = (),
+) -> Solution:
+    """The card points the attack takes in the remaining tricks with best play on both sides.
+
+    ``hands``: one hand per seat, in the notation (or card ids), of equal lengths at a trick
+    boundary; ``trick``: the cards already played to the current trick by the seats from
+    ``leader`` on, whose hands are one card shorter. ``attack``: the seats of the attack.
+    Every card is visible to every seat (double dummy); the attack maximises its card points,
+    the defence minimises them.
+
+    >>> from tarot_analysis.rules import load_rules
+    >>> rules = load_rules("fft-3")
+    >>> solve(rules, ["KS 1S", "3S", "QS 4S"], leader=1, attack=[0], trick=["2S"])
+    Solution(attack_points=8.5, best_cards=('QS', '4S'), nodes=..., petit_au_bout=-1)
+    """
+    position = _position(rules, hands, leader, attack, trick)
+    tables = engine_rules(rules)
+    players = position.players
+    left = position.cards_left
+    tricks_left = -(-(left + position.trick_len) // players)
+    bits = min(TABLE_BITS_MAX, TABLE_BITS_MIN + tricks_left)
+    entries = 1 << bits
+    keys = np.zeros((entries, 2 * players + _KEY_EXTRA), dtype=np.uint64)
+    lower = np.zeros(entries, dtype=np.int64)
+    upper = np.zeros(entries, dtype=np.int64)
+    table_move = np.zeros(entries, dtype=np.int64)
+    depth = left + 1
+    frames = np.zeros((depth, _N_FIELDS), dtype=np.int64)
+    moves = np.zeros((depth, MAX_MOVES), dtype=np.int64)
+    move_keys = np.zeros((depth, MAX_MOVES), dtype=np.int64)
+    counters = np.zeros(1, dtype=np.int64)
+
+    def search(root_card: int, alpha: int, beta: int, at: _Position = position) -> int:
+        return int(
+            _search(
+                at.hands_lo,
+                at.hands_hi,
+                at.path,
+                at.trick_len,
+                at.leader,
+                at.attack_mask,
+                players,
+                root_card,
+                alpha,
+                beta,
+                tables.half_points,
+                tables.params,
+                keys,
+                lower,
+                upper,
+                table_move,
+                bits,
+                frames,
+                moves,
+                move_keys,
+                counters,
+            )
+        )
+
+    # The attack takes at least nothing and at most every card still in play.
+    in_play = [int(card) for card in position.path[: position.trick_len]]
+    for lo, hi in zip(position.hands_lo, position.hands_hi, strict=True):
+        in_play += cards.from_mask(int(lo), int(hi))
+    value = _bisect(search, 0, int(tables.half_points[in_play].sum()))
+    seat = position.to_play
+    hand = cards.from_mask(int(position.hands_lo[seat]), int(position.hands_hi[seat]))
+    candidates = legal_plays(rules, hand, list(position.path[: position.trick_len]))
+    maximising = bool((position.attack_mask >> seat) & 1)
+
+    # Cards of one run (see _ordered_moves) are worth the same: one search answers for all.
+    run_keeps_value: dict[int, bool] = {}
+    best = []
+    for card in candidates:
+        run = _run_representative(card, set(candidates), set(in_play), tables.half_points)
+        if run not in run_keeps_value:
+            only = len(candidates) == 1
+            run_keeps_value[run] = only or _keeps(search, run, value, maximising, position)
+        if run_keeps_value[run]:
+            best.append(card)
+    petit_au_bout = PETIT_AU_BOUT_NONE
+    if cards.PETIT in in_play:
+        petit_au_bout = _principal_petit_au_bout(rules, position, value, search)
+    return Solution(
+        attack_points=value / 2,
+        best_cards=tuple(cards.card_name(card) for card in cards.display_sorted(best)),
+        nodes=int(counters[_NODES]),
+        petit_au_bout=petit_au_bout,
+    )
+
+
+def _keeps(
+    search: Callable[[int, int, int, _Position], int],
+    card: int,
+    value: int,
+    attacking: bool,
+    at: _Position,
+) -> bool:
+    """Whether playing ``card`` in ``at``, whose value is ``value``, keeps that value."""
+    if attacking:
+        return search(card, value - 1, value, at) >= value
+    return search(card, value, value + 1, at) <= value
+
+
+def _principal_petit_au_bout(
+    rules: Rules,
+    position: _Position,
+    value: int,
+    search: Callable[[int, int, int, _Position], int],
+) -> int:
+    """Play out one principal variation (at each turn the first legal card that keeps the
+    value) and tell which side wins the last trick if the Petit is in it."""
+    players = position.players
+    at = replace(
+        position,
+        hands_lo=position.hands_lo.copy(),
+        hands_hi=position.hands_hi.copy(),
+        path=position.path.copy(),
+    )
+    half_points = engine_rules(rules).half_points
+    trick = [int(card) for card in at.path[: at.trick_len]]
+    remaining = value
+    while True:
+        seat = (at.leader + len(trick)) % players
+        hand = cards.from_mask(int(at.hands_lo[seat]), int(at.hands_hi[seat]))
+        legal = legal_plays(rules, hand, trick)
+        attacking = bool((at.attack_mask >> seat) & 1)
+
+        chosen = legal[0]
+        if len(legal) > 1:
+            chosen = next(c for c in legal if _keeps(search, c, remaining, attacking, at))
+        lo, hi = cards.to_mask([chosen])
+        at.hands_lo[seat] &= ~np.uint64(lo)
+        at.hands_hi[seat] &= ~np.uint64(hi)
+        at.cards_left -= 1
+        trick.append(chosen)
+        if len(trick) < players:
+            at.path[: len(trick)] = trick
+            at.trick_len = len(trick)
+            continue
+        winner = (at.leader + trick_winner(trick)) % players
+        if cards.PETIT in trick or at.cards_left == 0:
+            if cards.PETIT not in trick or at.cards_left > 0:
+                return PETIT_AU_BOUT_NONE
+            return PETIT_AU_BOUT_ATTACK if (at.attack_mask >> winner) & 1 else PETIT_AU_BOUT_DEFENCE
+        remaining -= int(
+            _trick_half_points_py(
+                np.asarray(trick, dtype=np.int64),
+                players,
+                at.leader,
+                winner,
+                at.attack_mask,
+                half_points,
+            )
+        )
+        at.leader = winner
+        at.path[:] = 0
+        trick = []
+        at.trick_len = 0
+
+
+def trick_winner(trick: Sequence[int]) -> int:
+    """The index in ``trick`` (card ids in play order, at least one) of the card winning it.
+
+    >>> trick_winner(cards.parse_cards("QH KH 2 1H"))
+    2
+    """
+    if not trick:
+        raise TarotInputError("an empty trick has no winner")
+    path = np.asarray(trick, dtype=np.int64)
+    return int(_winner_offset_py(path, len(trick)))
+
+
+@njit(**KERNEL)
+def _winner_offset_py(path: Any, count: int) -> int:
+    """:func:`_winner_offset` for Python callers."""
+    return _winner_offset(path, 0, count)
+
+
+@njit(**KERNEL)
+def _trick_half_points_py(
+    trick: Any, players: int, leader: int, winner: int, attack_mask: int, half_points: Any
+) -> int:
+    """:func:`_trick_half_points` of a trick before the last, for Python callers."""
+    return _trick_half_points(trick, 0, players, leader, winner, attack_mask, False, half_points)

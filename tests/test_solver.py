@@ -1,0 +1,289 @@
+"""The double-dummy solver against a plain minimax written from the rules of play.
+
+The minimax below searches every legal card at every turn, without pruning (it remembers the
+positions it has already valued, which changes no value), and counts the points as the
+solver's rules say: the winner takes the trick's cards; the Excuse played before the last trick
+stays with its owner's side, which gives half a point to the winner's side when the two
+differ; the Excuse played to the last trick goes to that trick's winner.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+
+import pytest
+
+from tarot_analysis import cards
+from tarot_analysis.cards import EXCUSE, PETIT
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.solver import legal_plays, solve
+from tests.reference_play import card_half_points, legal_cards, trick_winner
+
+FRENCH_PRESETS = ("fft-3", "fft-4", "fft-5")
+EXCUSE_HALF_POINTS = 9  # 4.5 points kept by the Excuse's side
+EXCUSE_COMPENSATION_HALF = 1  # the half point owed to the trick's winner
+POSITIONS_PER_PRESET = 120
+
+Hands = tuple[frozenset[int], ...]
+
+
+def trick_half_points(
+    rules: Rules, trick: list[int], leader: int, winner: int, attack: frozenset[int], last: bool
+) -> int:
+    """Attack half points of a completed trick led by ``leader`` and won by ``winner``."""
+    total = 0
+    for k, card in enumerate(trick):
+        owner = (leader + k) % rules.players
+        if card == EXCUSE and not last:
+            if owner in attack:
+                total += EXCUSE_HALF_POINTS
+                if winner not in attack:
+                    total -= EXCUSE_COMPENSATION_HALF
+            elif winner in attack:
+                total += EXCUSE_COMPENSATION_HALF
+        elif winner in attack:
+            total += card_half_points(card, rules.card_points)
+    return total
+
+
+def minimax(
+    rules: Rules,
+    hands: Hands,
+    trick: tuple[int, ...],
+    leader: int,
+    attack: frozenset[int],
+    choose: tuple[Callable[..., int], Callable[..., int]] = (max, min),
+) -> tuple[int, dict[int, int]]:
+    """Attack half points with best play, and the value of each card of the seat to play.
+
+    ``choose``: what the attack and the defence pick among the values of their cards.
+    """
+    players = rules.players
+    known: dict[tuple[Hands, tuple[int, ...], int], int] = {}
+
+    def value(hands: Hands, trick: tuple[int, ...], leader: int) -> int:
+        key = (hands, trick, leader)
+        if key in known:
+            return known[key]
+        if len(trick) == players:
+            winner = (leader + trick_winner(list(trick))) % players
+            last = not any(hands)
+            result = trick_half_points(rules, list(trick), leader, winner, attack, last)
+            if not last:
+                result += value(hands, (), winner)
+        else:
+            values = card_values(hands, trick, leader)
+            seat = (leader + len(trick)) % players
+            result = (choose[0] if seat in attack else choose[1])(values.values())
+        known[key] = result
+        return result
+
+    def card_values(hands: Hands, trick: tuple[int, ...], leader: int) -> dict[int, int]:
+        seat = (leader + len(trick)) % players
+        values = {}
+        for card in legal_cards(set(hands[seat]), list(trick), rules):
+            after = tuple(hand - {card} if s == seat else hand for s, hand in enumerate(hands))
+            values[card] = value(after, (*trick, card), leader)
+        return values
+
+    values = card_values(hands, trick, leader)
+    seat = (leader + len(trick)) % players
+    return (choose[0] if seat in attack else choose[1])(values.values()), values
+
+
+def random_position(
+    rules: Rules, rng: random.Random, tricks_left: int
+) -> tuple[Hands, tuple[int, ...], int, frozenset[int]]:
+    """Random hands of ``tricks_left`` cards, a leader, some cards of the trick already played
+    (legal ones), and a random attack. Half the positions hold the Excuse, a third the Petit."""
+    players = rules.players
+    deck = list(range(cards.N_CARDS))
+    chosen: list[int] = []
+    for card, chance in ((EXCUSE, 0.5), (PETIT, 0.33)):
+        if rng.random() < chance:
+            chosen.append(card)
+            deck.remove(card)
+    rng.shuffle(deck)
+    chosen += deck[: players * tricks_left - len(chosen)]
+    rng.shuffle(chosen)
+    hands = [set(chosen[seat * tricks_left : (seat + 1) * tricks_left]) for seat in range(players)]
+    leader = rng.randrange(players)
+    trick: list[int] = []
+    for k in range(rng.randrange(players)):
+        seat = (leader + k) % players
+        card = rng.choice(sorted(legal_cards(hands[seat], trick, rules)))
+        hands[seat].remove(card)
+        trick.append(card)
+    attack = frozenset(rng.sample(range(players), rng.randint(1, players - 1)))
+    return tuple(frozenset(hand) for hand in hands), tuple(trick), leader, attack
+
+
+def solve_position(
+    rules: Rules, hands: Hands, trick: tuple[int, ...], leader: int, attack: frozenset[int]
+) -> tuple[int, set[int]]:
+    """The solver's value in half points and its best cards, for a position of card ids."""
+    solution = solve(
+        rules,
+        [cards.format_cards(hand) for hand in hands],
+        leader=leader,
+        attack=attack,
+        trick=[cards.card_name(card) for card in trick],
+    )
+    best = {cards.parse_cards(name)[0] for name in solution.best_cards}
+    assert solution.nodes > 0
+    petit_in_play = PETIT in trick or any(PETIT in hand for hand in hands)
+    assert solution.petit_au_bout in ((-1, 0, 1) if petit_in_play else (-1,))
+    return round(2 * solution.attack_points), best
+
+
+@pytest.mark.parametrize("preset", FRENCH_PRESETS)
+def test_solver_agrees_with_minimax_on_random_endgames(preset: str) -> None:
+    rules = load_rules(preset)
+    rng = random.Random(f"solver {preset}")
+    inside_trick = 0
+    for _ in range(POSITIONS_PER_PRESET):
+        tricks_left = rng.choice((2, 3, 3, 4) if rules.players < 5 else (2, 3, 3))
+        hands, trick, leader, attack = random_position(rules, rng, tricks_left)
+        inside_trick += bool(trick)
+        expected, values = minimax(rules, hands, trick, leader, attack)
+        value, best = solve_position(rules, hands, trick, leader, attack)
+        where = f"hands {[cards.format_cards(h) for h in hands]} trick {trick} leader {leader}"
+        assert value == expected, f"{preset}: {where} attack {sorted(attack)}"
+        assert best == {card for card, v in values.items() if v == expected}, where
+    assert inside_trick > POSITIONS_PER_PRESET // 3
+
+
+def test_solver_agrees_with_minimax_at_four_tricks_with_five_players() -> None:
+    rules = load_rules("fft-5")
+    rng = random.Random("solver fft-5 four tricks")
+    for _ in range(8):
+        hands, trick, leader, attack = random_position(rules, rng, 4)
+        expected, _ = minimax(rules, hands, trick, leader, attack)
+        assert solve_position(rules, hands, trick, leader, attack)[0] == expected
+
+
+def test_minimax_tells_the_sides_apart() -> None:
+    """A solver with the sides' aims swapped disagrees with the minimax on most positions."""
+    rules = load_rules("fft-4")
+    rng = random.Random("solver sides")
+    differing = 0
+    for _ in range(20):
+        hands, trick, leader, attack = random_position(rules, rng, 3)
+        swapped, _ = minimax(rules, hands, trick, leader, attack, choose=(min, max))
+        differing += solve_position(rules, hands, trick, leader, attack)[0] != swapped
+    assert differing >= 10
+
+
+def test_attack_holding_every_top_trump_takes_everything() -> None:
+    rules = load_rules("fft-4")
+    hands = ["21 20 19", "1S 2S 3S", "KH QH CH", "4S 5S 6S"]
+    solution = solve(rules, hands, leader=0, attack={0})
+    every_card = sum(cards.HALF_POINTS[card] for hand in hands for card in cards.parse_cards(hand))
+    assert solution.attack_points == every_card / 2 == 19.0
+    assert solution.best_cards == ("21", "20", "19")
+
+
+def test_defence_leading_a_suit_the_attack_trumps() -> None:
+    # fft-3: the defence leads hearts; the attack, void, must trump and take the kings.
+    rules = load_rules("fft-3")
+    solution = solve(rules, ["KH 2H", "QH 1H", "5 6"], leader=0, attack={2})
+    assert solution.attack_points == 10.0  # KH QH 5 and 2H 1H 6: every card
+
+
+def test_excuse_before_the_last_trick_stays_with_its_side() -> None:
+    # fft-4, the defence holds the top trumps; the attack keeps its Excuse (4.5) but owes half
+    # a point for it, and takes nothing else.
+    rules = load_rules("fft-4")
+    solution = solve(rules, ["E 2", "20", "4", "6"], leader=1, attack={0}, trick=["21", "3", "5"])
+    assert solution.attack_points == 4.0
+    assert solution.best_cards == ("E",)
+
+
+def test_excuse_at_the_last_trick_goes_to_the_winner() -> None:
+    rules = load_rules("fft-4")
+    solution = solve(rules, ["E", "21", "3", "KS"], leader=0, attack={0})
+    assert solution.attack_points == 0.0
+
+
+def test_inside_a_trick_the_cards_played_count() -> None:
+    # fft-4: seat 0 led the King of Hearts; seat 1 (attack) trumps it with the last card.
+    rules = load_rules("fft-4")
+    solution = solve(rules, ["", "2", "1H", "2H"], leader=0, attack={1}, trick=["KH"])
+    assert solution.attack_points == 6.0
+    assert solution.best_cards == ("2",)
+
+
+def test_legal_plays_follow_the_engine() -> None:
+    rules = load_rules("fft-4")
+    hand = cards.parse_cards("KH 2H 5 E")
+    queen_led = list(cards.parse_cards("QH"))
+    assert sorted(legal_plays(rules, hand, queen_led)) == sorted(
+        legal_cards(set(hand), queen_led, rules)
+    )
+
+
+@pytest.mark.parametrize(
+    ("hands", "trick", "message"),
+    [
+        (["21 KH", "KH QH", "1 2", "3 4"], (), "both in seat 0 and in seat 1"),
+        (["21 KH", "QH", "1 2", "3 4"], (), "seat 1 holds 1 cards, 2 expected"),
+        (["21 KH", "QH 5", "1 2", "3 4"], ("KH",), "both in seat 0 and in the trick"),
+        (["21 KH", "QH 5", "1 2", "3 ZZ"], (), "unknown card 'ZZ'"),
+        (["21 KH", "QH 5", "1 2"], (), "needs 4 hands"),
+        (["21", "QH 5", "1 2", "3 4"], ("XH",), "trick card 1: unknown card 'XH'"),
+    ],
+)
+def test_bad_positions_are_refused(hands: list[str], trick: tuple[str, ...], message: str) -> None:
+    with pytest.raises(TarotInputError, match=message):
+        solve(load_rules("fft-4"), hands, leader=0, attack={0}, trick=trick)
+
+
+@pytest.mark.parametrize(("leader", "attack"), [(4, {0}), (0, {7}), (0, set())])
+def test_bad_seats_are_refused(leader: int, attack: set[int]) -> None:
+    with pytest.raises(TarotInputError):
+        solve(load_rules("fft-4"), ["21", "1", "2", "3"], leader=leader, attack=attack)
+
+
+def test_tarocco_is_refused() -> None:
+    rules = load_rules("tarocco")
+    hands = [str(n) for n in range(1, rules.players + 1)]
+    with pytest.raises(TarotInputError, match="French Tarot only"):
+        solve(rules, hands, leader=0, attack={0})
+
+
+def test_petit_au_bout_in_the_principal_variation() -> None:
+    # fft-4: the 21 draws the defence's trumps, then the Petit takes the last trick.
+    rules = load_rules("fft-4")
+    solution = solve(rules, ["21 1", "2 KH", "3 QH", "4 CH"], leader=0, attack={0})
+    assert solution.attack_points == 21.0
+    assert solution.best_cards == ("21",)
+    assert solution.petit_au_bout == 1
+    without_petit = solve(rules, ["21 5", "2 KH", "3 QH", "4 CH"], leader=0, attack={0})
+    assert without_petit.petit_au_bout == -1
+
+
+def test_petit_au_bout_of_the_defence() -> None:
+    # fft-4: the defence's Petit led at once falls to the attack's 2; the 21 draws it first.
+    rules = load_rules("fft-4")
+    solution = solve(rules, ["2 KH", "21 1", "QH 3H", "JH 4H"], leader=1, attack={0})
+    assert solution.attack_points == 0.0
+    assert solution.best_cards == ("21",)
+    assert solution.petit_au_bout == 0
+
+
+def test_the_solve_command_prints_the_value_and_the_best_cards(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tarot_analysis.cli import main
+
+    hands = ["21 KH", "1 QH", "2 1H", "3 2H"]
+    assert main(["solve", *hands, "--leader", "0", "--attack", "0", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["attack_points"] == 19.0 and printed["best_cards"] == ["21", "KH"]
+    assert main(["solve", *hands]) == 0
+    assert "The attack takes 19 card points" in capsys.readouterr().out
+    assert main(["solve", "21 KH", "1 QH", "2 1H", "3 2H 4H"]) == 2
+    assert "2 expected" in capsys.readouterr().err
