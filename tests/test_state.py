@@ -378,3 +378,13 @@ def test_a_biased_sampler_fails_the_uniformity_test() -> None:
             counts[tuple(key)] += 1
     observed = np.array([counts[world] for world in everyone])
     assert stats.chisquare(observed).pvalue < 1e-3
+
+
+def test_the_state_names_the_outcome_columns_in_their_order() -> None:
+    from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
+
+    for index, name in enumerate(OUTCOME_COLUMNS):
+        constant = {"attack_half_points": "ATTACK_HALF", "dog_half_points": "DOG_HALF",
+                    "ecart_half_points": "ECART_HALF", "petit_wins_last_trick": "PETIT_WINS_LAST",
+                    "chelem_announced": "CHELEM_ANNOUNCED"}.get(name, name.upper())  # fmt: skip
+        assert getattr(S, f"O_{constant}") == index, name

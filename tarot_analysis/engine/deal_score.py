@@ -26,25 +26,25 @@ import numpy.typing as npt
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
-from tarot_analysis.engine.outcome import OUTCOME_COLUMNS, REDEAL_NONE
+from tarot_analysis.engine.outcome import REDEAL_NONE
+from tarot_analysis.engine.state import (
+    O_ATTACK_BOUTS,
+    O_ATTACK_HALF,
+    O_ATTACK_TRICKS,
+    O_CHELEM_ANNOUNCED,
+    O_CONTRACT,
+    O_DEFENCE_TRICKS,
+    O_PARTNER_1,
+    O_PARTNER_2,
+    O_PETIT_AU_BOUT,
+    O_PETIT_AU_BOUT_SEAT,
+    O_PETIT_WINS_LAST,
+    O_REDEAL,
+    O_TAKER,
+)
 from tarot_analysis.rules import Rules
 
 __all__ = ["N_SCORING", "scoring_params", "seat_scores"]
-
-_AT: Final = {name: index for index, name in enumerate(OUTCOME_COLUMNS)}
-O_REDEAL: Final = _AT["redeal"]
-O_TAKER: Final = _AT["taker"]
-O_CONTRACT: Final = _AT["contract"]
-O_PARTNER_1: Final = _AT["partner_1"]
-O_PARTNER_2: Final = _AT["partner_2"]
-O_ATTACK_HALF: Final = _AT["attack_half_points"]
-O_ATTACK_BOUTS: Final = _AT["attack_bouts"]
-O_ATTACK_TRICKS: Final = _AT["attack_tricks"]
-O_DEFENCE_TRICKS: Final = _AT["defence_tricks"]
-O_PETIT_AU_BOUT: Final = _AT["petit_au_bout"]
-O_PETIT_SEAT: Final = _AT["petit_au_bout_seat"]
-O_PETIT_WINS_LAST: Final = _AT["petit_wins_last_trick"]
-O_CHELEM_ANNOUNCED: Final = _AT["chelem_announced"]
 
 # Where each rule sits in the scoring array.
 SP_PLAYERS: Final = 0
@@ -144,7 +144,7 @@ def seat_scores(out: Any, poignees: Any, sp: Any, scores: Any) -> None:
         rest -= total * sp[SP_FRACTIONS + 1]
     scores[taker] += rest + takers_own * defenders
     if sp[SP_PETIT_PERSONAL] and sp[SP_PETIT_VALUE] and out[O_PETIT_WINS_LAST] == 1:
-        winner = out[O_PETIT_SEAT]
+        winner = out[O_PETIT_AU_BOUT_SEAT]
         for seat in range(players):
             if seat != winner:
                 scores[seat] -= sp[SP_PETIT_VALUE]
