@@ -60,9 +60,8 @@ def consistent_places(
     rules = state.rules
     players = rules.players
     observation = state.observation(seat)
-    m, s = state.m, state.s
+    m = state.m
     tarocco = rules.tarocco is not None
-    kind = int(s[S.S_KIND])
     taker = observation.taker
     hands = {k: set(state.hand(k)) for k in range(players)}
     dog = set(cards.from_mask(int(m[S.M_DOG]), int(m[S.M_DOG + 1])))
@@ -70,10 +69,7 @@ def consistent_places(
 
     places = [k for k in range(players) if k != seat]
     content: dict[int, set[int]] = {k: hands[k] for k in places}
-    contract = int(s[S.S_OUT + S.O_CONTRACT])
-    dog_taken = tarocco or (
-        contract >= 0 and kind not in (S.BID, S.CALL) and rules.contracts[contract].taker_takes_dog
-    )
+    dog_taken = state.dog_is_taken
     if not dog_taken:
         places.append(DOG)
         content[DOG] = dog
@@ -264,11 +260,7 @@ def _rebuilt(
     played = _played_by_seat(state)
     dealt = [now[seat] | played[seat] for seat in range(players)]
     taker = int(s[S.S_TAKER])
-    dog_taken = rules.tarocco is not None or (
-        int(s[S.S_OUT + S.O_CONTRACT]) >= 0
-        and int(s[S.S_KIND]) not in (S.BID, S.CALL)
-        and rules.contracts[int(s[S.S_OUT + S.O_CONTRACT])].taker_takes_dog
-    )
+    dog_taken = state.dog_is_taken
     if dog_taken:
         dealt[taker] = (dealt[taker] | now[ECART]) - now[DOG]
     masks = np.zeros((players + 1, 2), dtype=np.uint64)

@@ -356,13 +356,21 @@ class GameState:
             voids=voids,
         )
 
-    def _dog_seen_by(self, seat: int) -> bool:
-        """Whether ``seat`` has seen the dog: shown to all once a taker takes it (French), to
-        the dealer who takes it (Tarocco)."""
+    @property
+    def dog_is_taken(self) -> bool:
+        """Whether the dog has gone to a hand: the taker's once a contract that takes it is
+        past the call (French), the dealer's from the start (Tarocco)."""
         s = self.s
         if self.rules.tarocco is not None:
-            return seat == int(s[S.S_TAKER])
+            return True
         contract = int(s[S.S_OUT + S.O_CONTRACT])
         if contract < 0 or int(s[S.S_KIND]) in (S.BID, S.CALL):
             return False
         return self.rules.contracts[contract].taker_takes_dog
+
+    def _dog_seen_by(self, seat: int) -> bool:
+        """Whether ``seat`` has seen the dog: shown to all once a taker takes it (French), to
+        the dealer who takes it (Tarocco)."""
+        if self.rules.tarocco is not None:
+            return seat == int(self.s[S.S_TAKER])
+        return self.dog_is_taken
