@@ -54,6 +54,10 @@ class DuplicateResult:
     a_made_rate: float  # share of A's contracts that were made
     redeal_rate: float  # share of deals redealt, over every rotation
     seconds: float
+    # A's edge split by A's side in each rotation, each part less what B itself gets on that
+    # side of the same deals: the parts add up to mean_diff, each with its 95% interval over
+    # deals ([mean, low, high]).
+    by_role: dict[str, list[float]]
 
 
 def duplicate(
@@ -76,6 +80,9 @@ def duplicate(
     took = np.zeros((deals, players), dtype=bool)
     made = np.zeros((deals, players), dtype=bool)
     redeal = np.zeros((deals, players), dtype=bool)
+    role = np.zeros((deals, players), dtype=np.int8)
+    # The same deals with B at every seat: what each seat's side is worth without A.
+    base = _edges(play(rules, deals, bots=bot_b, seed=seed, threads=threads), rules)
     for r in range(players):
         seats = [bot_b] * players
         seats[r] = bot_a
@@ -90,10 +97,19 @@ def duplicate(
         took[:, r] = table["taker"].to_numpy() == r
         made[:, r] = took[:, r] & table["made"].fillna(False).to_numpy(dtype=bool)
         redeal[:, r] = table["redeal"].to_numpy()
+        partner = np.zeros(deals, dtype=bool)
+        for column in ("partner_1", "partner_2"):
+            if column in table:
+                partner |= table[column].to_numpy() == r
+        role[:, r] = np.select([took[:, r], partner, ~redeal[:, r]], [1, 2, 3], 0)
     per_deal = edge.mean(axis=1)
-    mean = float(per_deal.mean())
-    std_err = float(per_deal.std(ddof=1) / np.sqrt(deals)) if deals > 1 else float("nan")
-    half_width = float(stats.t.ppf(0.975, deals - 1)) * std_err if deals > 1 else float("nan")
+    mean, std_err, half_width = _interval(per_deal)
+    by_role = {}
+    for code, name in ((1, "taker"), (2, "partner"), (3, "defender")):
+        part = np.where(role == code, edge - base, 0.0).sum(axis=1) / players
+        if (role == code).any():
+            m, _, h = _interval(part)
+            by_role[name] = [m, m - h, m + h]
     return DuplicateResult(
         rules=rules.name,
         bots=(_name(bot_a), _name(bot_b)),
@@ -110,7 +126,27 @@ def duplicate(
         a_made_rate=float(made.sum() / max(1, took.sum())),
         redeal_rate=float(redeal.mean()),
         seconds=time.perf_counter() - started,
+        by_role=by_role,
     )
+
+
+def _edges(result: Any, rules: Any) -> np.ndarray:
+    """Each seat's score less the mean of the others', by deal (0 for a redeal)."""
+    players = rules.players
+    table = score_outcomes(result.outcomes, result.poignees, rules)
+    scores = table[[f"score_{s}" for s in range(players)]].to_numpy(dtype=np.float64, copy=True)
+    scores[table["redeal"].to_numpy()] = 0.0
+    return scores - (scores.sum(axis=1, keepdims=True) - scores) / (players - 1)
+
+
+def _interval(values: np.ndarray) -> tuple[float, float, float]:
+    """Mean, standard error and half-width of the 95% interval (Student t) over deals."""
+    n = len(values)
+    mean = float(values.mean())
+    if n < 2:
+        return mean, float("nan"), float("nan")
+    std_err = float(values.std(ddof=1) / np.sqrt(n))
+    return mean, std_err, float(stats.t.ppf(0.975, n - 1)) * std_err
 
 
 def _name(bot: Any) -> str:
@@ -142,6 +178,8 @@ def main() -> None:
     took, made = result.a_take_rate, result.a_made_rate
     print(f"  A took         : {took:9.1%} of its deals, made {made:.1%} of them")
     print(f"  redealt        : {result.redeal_rate:9.1%}")
+    for name, (m, low, high) in result.by_role.items():
+        print(f"  gained as {name:<5}: {m:9.2f}  [{low:.2f}, {high:.2f}]  (part of A − B)")
     print(f"  time           : {result.seconds:9.1f} s")
 
 

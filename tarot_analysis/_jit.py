@@ -30,6 +30,7 @@ __all__ = [
     "chunk_seed_sequence",
     "chunk_states",
     "draw_below",
+    "draw_unit",
     "normalise_seed",
     "popcount",
     "trailing_zeros",
@@ -174,3 +175,12 @@ def draw_below(state: Any, bound: int) -> int:
     value, s0, s1, s2, s3 = bounded(u & LOW_32, np.uint64(bound), s0, s1, s2, s3)
     state[0], state[1], state[2], state[3] = s0, s1, s2, s3
     return int(value)
+
+
+@njit(inline="always")
+def draw_unit(state: Any) -> float:
+    """A uniform float in ``[0, 1)`` (53 random bits) from a generator state kept in a (4,)
+    uint64 array."""
+    u, s0, s1, s2, s3 = xoshiro_next(state[0], state[1], state[2], state[3])
+    state[0], state[1], state[2], state[3] = s0, s1, s2, s3
+    return float(u >> U64(11)) * (1.0 / 9007199254740992.0)

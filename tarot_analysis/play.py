@@ -317,7 +317,7 @@ class _Table:
             return
         play_deals(
             result.masks, self.seating.ids, forced, self.engine.params, self.engine.half_points,
-            rng, *out, _NO_SCRIPT if script is None else script,
+            self.engine.scoring, rng, *out, _NO_SCRIPT if script is None else script,
             _NO_SCRIPT_ECART if script_ecart is None else script_ecart,
         )  # fmt: skip
 

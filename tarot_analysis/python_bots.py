@@ -29,6 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from tarot_analysis.bots.pimc import workspace
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.cardsets import ZERO
 from tarot_analysis.engine.game import GameState, Observation, action_name
@@ -89,6 +90,7 @@ def play_python(
     tarocco = rules.tarocco is not None
     no_forced = np.full(4, -1, dtype=np.int64)
     is_python = np.array([seat in python for seat in range(rules.players)], dtype=np.bool_)
+    ws = workspace(p, engine.scoring, ids)
     for d in range(len(masks)):
         if tarocco:
             S.start(m, s, masks[d], no_forced, int(dealers[d]), p, half)
@@ -101,7 +103,7 @@ def play_python(
             bot = python.get(seat)
             if bot is None:
                 # One decision at a time where a script may stand in for a compiled bot.
-                advance(m, s, ids, is_python, -1 if script is None else 1, p, half, rng)
+                advance(m, s, ids, is_python, -1 if script is None else 1, p, half, rng, ws)
                 continue
             observation = state.observation(seat)
             action = bot.act(observation)

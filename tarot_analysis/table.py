@@ -18,7 +18,7 @@ import numpy as np
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
-from tarot_analysis.bots import policy
+from tarot_analysis.bots import pimc, policy
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import ZERO, holds, size
 from tarot_analysis.engine.core import ecart_sets, poignee_level
@@ -59,6 +59,7 @@ from tarot_analysis.engine.state import (
     S_VOIDS,
     S_WON_BY,
     announce_chelem,
+    apply,
     bid,
     call,
     call_now,
@@ -150,13 +151,18 @@ def _decide(
     p: Any,
     half: Any,
     rng: Any,
+    ws: Any,
 ) -> None:
-    """Put the decision of the seat to act to its bot (or the script) and apply the answer."""
+    """Put the decision of the seat to act to its bot (or the script) and apply the answer;
+    ``ws`` is the pimc seats' workspace (:func:`tarot_analysis.bots.pimc.workspace`)."""
     kind = s[S_KIND]
     seat = s[S_ACTOR]
     bot = bots[seat]
     lo = m[M_HANDS + 2 * seat]
     hi = m[M_HANDS + 2 * seat + 1]
+    if pimc.is_pimc(bot) and kind in (BID, CALL, POIGNEE):
+        apply(m, s, pimc.decide(m, s, pimc.worlds_of(bot), p, half, rng, ws), p, half)
+        return
     if kind == CARD:
         legal_lo, legal_hi = legal_cards_now(m, s, p)
         t = s[S_TRICK]
@@ -164,6 +170,8 @@ def _decide(
             card = script[d, t, seat]
             if not holds(legal_lo, legal_hi, card):
                 raise ValueError("a scripted card is not legal at that point")
+        elif pimc.is_pimc(bot):
+            card = pimc.play(m, s, seat, legal_lo, legal_hi, pimc.worlds_of(bot), p, half, rng, ws)
         else:
             card = policy.play(
                 bot, seat, lo, hi, legal_lo, legal_hi, view, trick, played, voids, shown, p, rng
@@ -199,6 +207,7 @@ def play_deals(
     forced: Any,
     p: Any,
     half: Any,
+    scoring: Any,
     rng: Any,
     outcomes: Any,
     poignees: Any,
@@ -209,7 +218,8 @@ def play_deals(
     script: Any,
     script_ecart: Any,
 ) -> None:
-    """Play every deal of ``masks`` (n, players + 1, 2) to the end, French presets.
+    """Play every deal of ``masks`` (n, players + 1, 2) to the end, French presets; ``scoring``
+    the preset's scoring (``EngineRules.scoring``), for the pimc bot.
 
     ``forced`` (n, 4): taker, contract, called card 1 and 2 (−1: decided at the table).
     Fills ``outcomes`` (n, N_OUTCOME), ``poignees`` (n, players); when ``log`` has n rows, also
@@ -226,12 +236,13 @@ def play_deals(
     m = np.zeros(N_M, dtype=np.uint64)
     s = np.zeros(N_S, dtype=np.int64)
     view, trick, played, voids, shown = _views(m, s)
+    ws = pimc.workspace(p, scoring, bots)
     for d in range(masks.shape[0]):
         start(m, s, masks[d], forced[d], -1, p, half)
         while s[S_KIND] != OVER:
             _decide(
                 m, s, view, trick, played, voids, shown, bots, d, scripted, script,
-                script_ecart, p, half, rng,
+                script_ecart, p, half, rng, ws,
             )  # fmt: skip
         record_deal(m, s, d, p, outcomes, poignees, log, leaders, ecarts, bids)
 
@@ -270,6 +281,7 @@ def play_tarocco(
     bots: Any,
     p: Any,
     half: Any,
+    scoring: Any,
     rng: Any,
     parts: Any,
     tricks_won: Any,
@@ -295,12 +307,13 @@ def play_tarocco(
     s = np.zeros(N_S, dtype=np.int64)
     view, trick, played, voids, shown = _views(m, s)
     no_forced = np.full(4, -1, dtype=np.int64)
+    ws = pimc.workspace(p, scoring, bots)
     for d in range(masks.shape[0]):
         start(m, s, masks[d], no_forced, dealers[d], p, half)
         while s[S_KIND] != OVER:
             _decide(
                 m, s, view, trick, played, voids, shown, bots, d, scripted, script,
-                script_discard, p, half, rng,
+                script_discard, p, half, rng, ws,
             )  # fmt: skip
         record_tarocco(m, s, d, p, parts, tricks_won, events, log, leaders, discards)
 
@@ -348,12 +361,20 @@ def _record_tricks(m: Any, s: Any, d: int, p: Any, log: Any, leaders: Any, ecart
 
 @njit(cache=True)
 def advance(
-    m: Any, s: Any, bots: Any, python: Any, steps: int, p: Any, half: Any, rng: Any
+    m: Any,
+    s: Any,
+    bots: Any,
+    python: Any,
+    steps: int,
+    p: Any,
+    half: Any,
+    rng: Any,
+    ws: Any,
 ) -> None:
     """The compiled bots' decisions (``bots`` by number) one after another, until a seat of
     ``python`` (booleans by seat) is to act, the deal is over, or ``steps`` decisions were
     taken (−1: no limit): what a table of compiled and Python bots does between two Python
-    decisions."""
+    decisions. ``ws``: the pimc seats' workspace (:func:`tarot_analysis.bots.pimc.workspace`)."""
     view, trick, played, voids, shown = _views(m, s)
     no_script = np.empty((0, 1, 1), dtype=np.int64)
     no_ecart = np.empty((0, 2), dtype=np.uint64)
@@ -361,5 +382,5 @@ def advance(
         steps -= 1
         _decide(
             m, s, view, trick, played, voids, shown, bots, 0, False, no_script, no_ecart, p,
-            half, rng,
+            half, rng, ws,
         )  # fmt: skip

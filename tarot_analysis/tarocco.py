@@ -396,8 +396,8 @@ def _run_kernel(
         )  # fmt: skip
         return
     play_tarocco(
-        result.masks[start:stop], dealers, seating.ids, engine.params, engine.half_points, rng,
-        *out, script, script_discard,
+        result.masks[start:stop], dealers, seating.ids, engine.params, engine.half_points,
+        engine.scoring, rng, *out, script, script_discard,
     )  # fmt: skip
 
 

@@ -4,7 +4,10 @@ The engine works out what is legal; a bot only chooses among legal options, so n
 break a rule. A bot is told only what its seat may know: its hand, the cards played so far,
 the trick on the table and what was announced.
 
-Bots by number (:data:`tarot_analysis.bots.BOTS`): 0 random, 1 heuristic.
+Bots by number (:data:`tarot_analysis.bots.BOTS`): 0 random, 1 heuristic, 2 pimc. The pimc
+bot's card play is a search over the whole state (:mod:`tarot_analysis.bots.pimc`, called by
+the table); its other decisions are the heuristic's, so every bot but the random one answers
+here as the heuristic.
 """
 
 from __future__ import annotations
@@ -18,13 +21,13 @@ from tarot_analysis._jit import KERNEL
 from tarot_analysis.bots import heuristic, random_bot
 from tarot_analysis.engine.params import N_CONTRACTS
 
-HEURISTIC: Final = 1  # the heuristic bot's number in BOTS
+RANDOM: Final = 0  # the random bot's number in BOTS; the others decide as the heuristic here
 
 
 @njit(**KERNEL)
 def bid(bot: int, seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any, rng: Any) -> int:
     """The contract index ``seat`` bids over ``best`` (−1: pass); ``p`` the engine's rules."""
-    if bot == HEURISTIC:
+    if bot != RANDOM:
         return heuristic.bid(seat, lo, hi, best, p)
     return random_bot.bid(seat, lo, hi, best, p[N_CONTRACTS], rng)
 
@@ -32,7 +35,7 @@ def bid(bot: int, seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any, rn
 @njit(**KERNEL)
 def call(bot: int, lo: np.uint64, hi: np.uint64, cand_lo: np.uint64, p: Any, rng: Any) -> int:
     """The card the taker (holding ``lo, hi``) calls among the candidates ``cand_lo``."""
-    if bot == HEURISTIC:
+    if bot != RANDOM:
         return heuristic.call(lo, hi, cand_lo, p)
     return random_bot.pick(cand_lo, np.uint64(0), rng)
 
@@ -49,7 +52,7 @@ def ecart(
     rng: Any,
 ) -> tuple[np.uint64, np.uint64]:
     """``count`` cards to discard, all among ``free`` (the engine adds forced cards itself)."""
-    if bot == HEURISTIC:
+    if bot != RANDOM:
         return heuristic.ecart(lo, hi, free_lo, free_hi, count, p)
     return random_bot.choose_from(free_lo, free_hi, count, rng)
 
@@ -66,7 +69,7 @@ def poignee(
     rng: Any,
 ) -> int:
     """The poignée level ``seat`` shows (0: none), at most ``level_held``."""
-    if bot == HEURISTIC:
+    if bot != RANDOM:
         return heuristic.poignee(seat, lo, hi, level_held, is_taker, p)
     return random_bot.poignee(level_held, rng)
 
@@ -74,7 +77,7 @@ def poignee(
 @njit(**KERNEL)
 def chelem(bot: int, lo: np.uint64, hi: np.uint64, p: Any, rng: Any) -> bool:
     """Whether the taker announces a chelem."""
-    if bot == HEURISTIC:
+    if bot != RANDOM:
         return heuristic.chelem(lo, hi, p)
     return False
 
@@ -102,7 +105,7 @@ def play(
     words); ``voids`` per seat, the suits (bit s) it was seen to lack and ``NO_TRUMPS``;
     ``shown`` the poignée level each seat showed.
     """
-    if bot == HEURISTIC:
+    if bot != RANDOM:
         return heuristic.play(
             seat, lo, hi, legal_lo, legal_hi, view, trick, played, voids, shown, p
         )

@@ -9,7 +9,8 @@ the deals consistent with the seat's observation
 
 - its own hand and every card played stay where they are;
 - a seat seen void in a suit holds none of it, one seen without trumps holds no trump;
-- the cards shown with a poignée stay with the seat that showed them, until played;
+- the cards shown with a poignée stay with the seat that showed them, until played, and that
+  seat holds no other trump (a poignée shows every trump and the Excuse of the hand);
 - a dog that was shown (Prise, Garde) is in the taker's hand or the écart, and the écart holds
   no card the rules forbid there (kings, bouts), nor a trump unless the rules show discarded
   trumps, in which case the shown ones are there and no other;
@@ -41,7 +42,7 @@ from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.errors import TarotInputError
 
-__all__ = ["consistent_places", "determinize", "sample_places"]
+__all__ = ["consistent_places", "count_ways", "determinize", "sample_into", "sample_places"]
 
 #: The places a card can be, besides the hands: the dog, the écart.
 DOG: int = -1
@@ -92,6 +93,8 @@ def consistent_places(
 
     def may_hold(place: int, card: int) -> bool:
         if place >= 0:
+            if card >= cards.EXCUSE and observation.poignees[place][0]:
+                return False  # a poignée shows every trump and the Excuse of its hand
             void = observation.voids[place]
             suit = suits_of[card]
             if suit is not None and suit in void:
@@ -171,59 +174,71 @@ def determinize(
 
 
 @njit(**KERNEL)
-def _strides(capacity: Any, strides: Any) -> int:
+def _strides(capacity: Any, places: int, strides: Any) -> int:
     size = 1
-    for g in range(capacity.shape[0]):
+    for g in range(places):
         strides[g] = size
         size *= capacity[g] + 1
     return size
 
 
-@njit(cache=True)
-def _ways(may: Any, capacity: Any) -> npt.NDArray[np.float64]:
-    """For every room left in each place (mixed-radix index), the number of ways to place the
-    last cards of ``may`` (as many as the room left), as a float: the last entry counts every
-    consistent deal."""
-    places = capacity.shape[0]
-    n = may.shape[0]
-    strides = np.empty(places, dtype=np.int64)
-    size = _strides(capacity, strides)
-    ways = np.zeros(size, dtype=np.float64)
-    left = np.zeros(places, dtype=np.int64)
+@njit(**KERNEL)
+def count_ways(
+    may: Any, n: int, places: int, capacity: Any, strides: Any, left: Any, ways: Any
+) -> int:
+    """Fill ``ways`` with, for every room left in each place (a mixed-radix index over
+    ``capacity[:places]``), the number of ways to place the last cards of ``may[:n]`` (as many
+    as the room left), as a float; return the table's size, whose last entry counts every
+    consistent deal. ``strides`` and ``left`` are scratch (``places`` entries)."""
+    size = _strides(capacity, places, strides)
+    for g in range(places):
+        left[g] = 0
+    total = 0
     for index in range(size):
-        rest = index
-        total = 0
-        for g in range(places):
-            left[g] = rest % (capacity[g] + 1)
-            rest //= capacity[g] + 1
-            total += left[g]
+        if index > 0:
+            # The next room left, as an odometer: the first place not yet full takes one more.
+            g = 0
+            while left[g] == capacity[g]:
+                total -= left[g]
+                left[g] = 0
+                g += 1
+            left[g] += 1
+            total += 1
         if total == 0:
             ways[index] = 1.0
             continue
         card = n - total
         if card < 0:
+            ways[index] = 0.0
             continue
         count = 0.0
         for g in range(places):
             if left[g] > 0 and may[card, g]:
                 count += ways[index - strides[g]]
         ways[index] = count
-    return ways
+    return size
 
 
-@njit(cache=True)
-def _sample(may: Any, capacity: Any, ways: Any, uniforms: Any) -> npt.NDArray[np.int64]:
-    """A place for each card of ``may``, every consistent deal equally likely."""
-    places = capacity.shape[0]
-    n = may.shape[0]
-    strides = np.empty(places, dtype=np.int64)
-    size = _strides(capacity, strides)
+@njit(**KERNEL)
+def sample_into(
+    may: Any,
+    n: int,
+    places: int,
+    capacity: Any,
+    strides: Any,
+    left: Any,
+    ways: Any,
+    uniforms: Any,
+    chosen: Any,
+) -> None:
+    """A place for each card of ``may[:n]`` into ``chosen``, every consistent deal equally
+    likely, from the table of :func:`count_ways` and ``n`` uniform numbers."""
+    size = _strides(capacity, places, strides)
     index = size - 1
-    left = capacity.copy()
-    chosen = np.empty(n, dtype=np.int64)
+    for g in range(places):
+        left[g] = capacity[g]
     for card in range(n):
-        total = ways[index]
-        target = uniforms[card] * total
+        target = uniforms[card] * ways[index]
         place = -1
         for g in range(places):
             if left[g] > 0 and may[card, g]:
@@ -235,6 +250,28 @@ def _sample(may: Any, capacity: Any, ways: Any, uniforms: Any) -> npt.NDArray[np
         chosen[card] = place
         left[place] -= 1
         index -= strides[place]
+
+
+@njit(cache=True)
+def _ways(may: Any, capacity: Any) -> npt.NDArray[np.float64]:
+    """The counting table of :func:`count_ways` for every card of ``may``."""
+    places = capacity.shape[0]
+    size = 1
+    for g in range(places):
+        size *= capacity[g] + 1
+    ways = np.zeros(size, dtype=np.float64)
+    scratch = np.empty((2, places), dtype=np.int64)
+    count_ways(may, may.shape[0], places, capacity, scratch[0], scratch[1], ways)
+    return ways
+
+
+@njit(cache=True)
+def _sample(may: Any, capacity: Any, ways: Any, uniforms: Any) -> npt.NDArray[np.int64]:
+    """A place for each card of ``may``, every consistent deal equally likely."""
+    places = capacity.shape[0]
+    chosen = np.empty(may.shape[0], dtype=np.int64)
+    scratch = np.empty((2, places), dtype=np.int64)
+    sample_into(may, may.shape[0], places, capacity, scratch[0], scratch[1], ways, uniforms, chosen)
     return chosen
 
 

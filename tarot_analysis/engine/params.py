@@ -51,7 +51,8 @@ TAROCCHI_PREMIUM: Final = 32
 ALL_TRICKS_PREMIUM: Final = 33
 #: DOG_* of each contract, lowest first, from here (at most eight contracts).
 CONTRACT_DOG: Final = 34
-N_PARAMS: Final = CONTRACT_DOG + 8
+ECART_TRUMPS_SHOWN: Final = CONTRACT_DOG + 8  # 1: trumps in the écart are shown to all
+N_PARAMS: Final = ECART_TRUMPS_SHOWN + 1
 
 ALLOWED: Final = 0
 IF_FORCED: Final = 1
@@ -72,6 +73,7 @@ class EngineRules:
     params: npt.NDArray[np.int64]
     contract_dog: npt.NDArray[np.int64]  # DOG_* per contract, lowest contract first
     half_points: npt.NDArray[np.int64]  # card points × 2 per card id
+    scoring: npt.NDArray[np.float64]  # the scoring (engine.deal_score; zeros in Tarocco)
 
 
 def engine_rules(rules: Rules) -> EngineRules:
@@ -92,6 +94,7 @@ def engine_rules(rules: Rules) -> EngineRules:
     p[ECART_KINGS] = _ALLOWANCE[rules.ecart.kings]
     p[ECART_BOUTS] = _ALLOWANCE[rules.ecart.bouts]
     p[ECART_TRUMPS] = _ALLOWANCE[rules.ecart.trumps]
+    p[ECART_TRUMPS_SHOWN] = rules.ecart.trumps_shown
     p[POIGNEE_1 : POIGNEE_3 + 1] = rules.poignee.thresholds
     p[POIGNEE_TAKER_ONLY] = rules.poignee.who == "taker"
     p[POIGNEE_SCORED] = rules.has_poignee
@@ -129,4 +132,7 @@ def engine_rules(rules: Rules) -> EngineRules:
         half[card] = round(2 * value)
     contract_dog = np.array([_DOG[c.dog] for c in rules.contracts], dtype=np.int64)
     p[CONTRACT_DOG : CONTRACT_DOG + len(contract_dog)] = contract_dog
-    return EngineRules(params=p, contract_dog=contract_dog, half_points=half)
+    from tarot_analysis.engine.deal_score import N_SCORING, scoring_params
+
+    scoring = np.zeros(N_SCORING) if tarocco is not None else scoring_params(rules)
+    return EngineRules(params=p, contract_dog=contract_dog, half_points=half, scoring=scoring)

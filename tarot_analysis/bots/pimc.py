@@ -1,0 +1,878 @@
+"""The ``pimc`` bot: each card chosen by playing the deal out on many guesses of the hidden cards.
+
+Perfect-information Monte Carlo, as bridge and Skat programs play: at each card to play, the
+bot deals the cards it cannot see again, many times (the *worlds*), each time in a way that
+agrees with everything its seat has seen; on each world it tries each of its legal cards and
+plays the deal out to the end with the heuristic bot at every seat; it then plays the card
+whose mean score (the preset's own scoring, for its seat) over the worlds is highest.
+
+What a world agrees with:
+
+- the seat's own hand, every card played, the trick on the table, the voids the table has
+  seen (a seat that did not follow holds none of the suit; one that did not trump, no trump);
+- the poignées shown (the cards stay with the seat that showed them, and it holds no other
+  trump), the dog once shown (its cards are in the taker's hand or the écart), the écart's
+  rules (no king or bout where forbidden; the trumps it holds when the rules show them);
+- the auction and the announcements, read as the heuristic bot would have made them: a seat
+  that bid a Garde holds a hand the heuristic values at a Garde, a silent seat holds less, and
+  a defender that showed no poignée holds no double one. Worlds are drawn uniformly among the
+  deals that fit the hard facts (exactly, by counting), then redrawn up to
+  :data:`REDRAWS` times until one also fits the auction; the closest is kept otherwise.
+
+Each card is tried on the same worlds, so the comparison between two cards is paired; when the
+best and the next best differ by less than twice the standard error of their paired
+difference after the budget, the bot draws more worlds, up to :data:`MORE` times the budget.
+Cards that no other card in play separates (the 7 and 8 of a suit the bot holds, the 5 and 6
+of trumps) are tried once. The bot decides the auction, the call, the écart and the
+announcements as the heuristic does: its search is for card play.
+
+The budget is the number of worlds, not a time: a time budget would make the same seed play
+differently on a faster machine. ``pimc`` draws :data:`DEFAULT_WORLDS`; ``pimc:N`` draws ``N``.
+All its randomness comes from the table's generator, so the same seed plays the same cards.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from tarot_analysis._jit import KERNEL, draw_unit, normalise_seed, popcount, trailing_zeros
+from tarot_analysis.bots import MAX_PIMC_WORLDS, heuristic
+from tarot_analysis.engine import params as R
+from tarot_analysis.engine.cardsets import (
+    EXCUSE,
+    N_SUIT_CARDS,
+    ONE,
+    PETIT,
+    TRUMPS_HI,
+    TWENTY_ONE,
+    ZERO,
+    holds,
+    size,
+)
+from tarot_analysis.engine.core import ecart_sets, poignee_level
+from tarot_analysis.engine.deal_score import seat_scores
+from tarot_analysis.engine.determinize import count_ways, sample_into
+from tarot_analysis.engine.game import GameState
+from tarot_analysis.engine.outcome import N_OUTCOME
+from tarot_analysis.engine.state import (
+    ANNOUNCE_CHELEM,
+    BID,
+    BID_0,
+    CALL,
+    CARD,
+    CHELEM,
+    ECART,
+    M_DOG,
+    M_ECART,
+    M_HANDS,
+    M_PLAYED,
+    M_SHOWN,
+    MAX_SEATS,
+    N_ACTIONS,
+    N_M,
+    N_PARTS,
+    N_S,
+    N_VIEW,
+    NO_CHELEM,
+    NO_TRUMPS,
+    OVER,
+    PASS,
+    POIGNEE,
+    S_ACTOR,
+    S_BIDS,
+    S_CALLED_1,
+    S_CALLED_2,
+    S_CHELEM,
+    S_CONTRACT,
+    S_DEALT_OVER,
+    S_ECART_LEFT,
+    S_IN_TRICK,
+    S_KIND,
+    S_LEADER,
+    S_LEADERS,
+    S_LOG,
+    S_NEXT,
+    S_OUT,
+    S_PARTS,
+    S_POIGNEES,
+    S_TAKER,
+    S_TRICK,
+    S_TRICK_CARDS,
+    S_VIEW,
+    S_VOIDS,
+    SHOW_0,
+    announce_chelem,
+    apply,
+    bid,
+    call,
+    call_now,
+    discard,
+    legal_cards_now,
+    legal_mask,
+    play_card,
+    show_poignee,
+    start,
+)
+from tarot_analysis.errors import TarotInputError
+
+__all__ = [
+    "DEFAULT_WORLDS",
+    "PIMC",
+    "Workspace",
+    "choose_action",
+    "decide",
+    "is_pimc",
+    "play",
+    "sample_world",
+    "workspace",
+    "worlds_of",
+]
+
+#: The pimc bot's number at the table; ``PIMC + (N << BUDGET_SHIFT)`` draws ``N`` worlds.
+PIMC: Final = 2
+BUDGET_SHIFT: Final = 8
+#: Worlds drawn for each card decision by ``pimc``.
+DEFAULT_WORLDS: Final = 32
+#: Up to this many times the budget when the best two cards are close.
+MORE: Final = 3
+#: Fresh draws of a world that disagrees with the auction before the closest is kept.
+REDRAWS: Final = 24
+
+_MAX_PLACES: Final = MAX_SEATS + 1  # the other seats, and the dog or the écart
+_DOG_PLACE: Final = -1
+_ECART_PLACE: Final = -2
+_MAX_FAILED: Final = 1000
+
+
+class Workspace(NamedTuple):
+    """The arrays one table's pimc seats work in, allocated once for a run of deals."""
+
+    ways: Any  # the counting table of the exact sampler
+    may: Any  # (78, places): card i of the unseen may lie in place g
+    capacity: Any  # unseen cards each place holds
+    strides: Any
+    left: Any
+    place_of: Any  # the seat of each place, or _DOG_PLACE / _ECART_PLACE
+    unseen: Any  # the unseen cards
+    uniforms: Any
+    chosen: Any
+    best_chosen: Any  # the closest world to the auction so far
+    now: Any  # (MAX_SEATS + 2, 2): each seat's hand now, then the dog and the écart
+    played_by: Any  # (MAX_SEATS, 2): the cards each seat played
+    deal: Any  # (MAX_SEATS + 1, 2): the world's deal as dealt
+    forced: Any
+    world_m: Any  # the world at the decision
+    world_s: Any
+    try_m: Any  # a world played out
+    try_s: Any
+    public: Any  # views of try_s and try_m, as a compiled bot reads them
+    trick: Any
+    played: Any
+    voids: Any
+    shown: Any
+    out: Any
+    poignees: Any
+    scores: Any
+    candidates: Any
+    mask: Any  # the legal actions of a decision
+    values: Any  # (worlds, candidates): the seat's score for each card on each world
+    scoring: Any  # the preset's scoring (engine.deal_score)
+
+
+@njit(**KERNEL)
+def is_pimc(bot: int) -> bool:
+    """Whether the table's bot number ``bot`` is a pimc bot."""
+    return bot & ((1 << BUDGET_SHIFT) - 1) == PIMC
+
+
+@njit(**KERNEL)
+def worlds_of(bot: int) -> int:
+    """The worlds a pimc bot's number asks for."""
+    worlds = bot >> BUDGET_SHIFT
+    return worlds if worlds > 0 else DEFAULT_WORLDS
+
+
+@njit(cache=True)
+def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
+    """The arrays for the pimc seats among ``bots`` (tiny ones when there are none)."""
+    players = p[R.PLAYERS]
+    most = 0
+    for bot in bots:
+        if is_pimc(bot):
+            most = max(most, worlds_of(bot))
+    table_size = 1
+    if most > 0:
+        for _ in range(players - 1):
+            table_size *= p[R.HAND_SIZE] + 1
+        table_size *= max(p[R.DOG_SIZE], 0) + 1
+    try_m = np.zeros(N_M, dtype=np.uint64)
+    try_s = np.zeros(N_S, dtype=np.int64)
+    return Workspace(
+        ways=np.zeros(table_size, dtype=np.float64),
+        may=np.zeros((78, _MAX_PLACES), dtype=np.bool_),
+        capacity=np.zeros(_MAX_PLACES, dtype=np.int64),
+        strides=np.zeros(_MAX_PLACES, dtype=np.int64),
+        left=np.zeros(_MAX_PLACES, dtype=np.int64),
+        place_of=np.zeros(_MAX_PLACES, dtype=np.int64),
+        unseen=np.zeros(78, dtype=np.int64),
+        uniforms=np.zeros(78, dtype=np.float64),
+        chosen=np.zeros(78, dtype=np.int64),
+        best_chosen=np.zeros(78, dtype=np.int64),
+        now=np.zeros((MAX_SEATS + 2, 2), dtype=np.uint64),
+        played_by=np.zeros((MAX_SEATS, 2), dtype=np.uint64),
+        deal=np.zeros((MAX_SEATS + 1, 2), dtype=np.uint64),
+        forced=np.full(4, -1, dtype=np.int64),
+        world_m=np.zeros(N_M, dtype=np.uint64),
+        world_s=np.zeros(N_S, dtype=np.int64),
+        try_m=try_m,
+        try_s=try_s,
+        public=try_s[S_VIEW : S_VIEW + N_VIEW],
+        trick=try_s[S_TRICK_CARDS : S_TRICK_CARDS + MAX_SEATS],
+        played=try_m[M_PLAYED : M_PLAYED + 2],
+        voids=try_s[S_VOIDS : S_VOIDS + MAX_SEATS],
+        shown=try_s[S_POIGNEES : S_POIGNEES + MAX_SEATS],
+        out=try_s[S_OUT : S_OUT + N_OUTCOME],
+        poignees=try_s[S_POIGNEES : S_POIGNEES + MAX_SEATS],
+        scores=np.zeros(MAX_SEATS, dtype=np.float64),
+        candidates=np.zeros(N_ACTIONS, dtype=np.int64),
+        mask=np.zeros(N_ACTIONS, dtype=np.bool_),
+        values=np.zeros((max(MORE * most, 1), N_ACTIONS), dtype=np.float64),
+        scoring=scoring,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# What the seat knows: the places of the unseen cards
+# --------------------------------------------------------------------------------------------
+
+
+@njit(**KERNEL)
+def _dog_taken(s: Any, p: Any) -> bool:
+    """Whether the dog went to a hand (and an écart was made): French contracts that take it,
+    and always the Tarocco dealer's extra cards."""
+    if p[R.TAROCCO]:
+        return True
+    if s[S_KIND] == BID or s[S_KIND] == CALL or s[S_CONTRACT] < 0:
+        return False
+    return p[R.DOG_SIZE] > 0 and p[R.CONTRACT_DOG + s[S_CONTRACT]] == R.DOG_TAKEN
+
+
+@njit(**KERNEL)
+def _may_be_discarded(card: int, p: Any) -> bool:
+    """Whether the rules ever let ``card`` go to the écart."""
+    if card in (EXCUSE, PETIT, TWENTY_ONE):
+        return p[R.ECART_BOUTS] != R.FORBIDDEN
+    if card > EXCUSE:
+        return p[R.ECART_TRUMPS] != R.FORBIDDEN
+    if card % 14 == 13:
+        return p[R.ECART_KINGS] != R.FORBIDDEN
+    return True
+
+
+@njit(**KERNEL)
+def _played_by(s: Any, p: Any, ws: Workspace) -> None:
+    """The cards each seat has played, the trick on the table included (public)."""
+    players = p[R.PLAYERS]
+    for seat in range(players):
+        ws.played_by[seat, 0] = ZERO
+        ws.played_by[seat, 1] = ZERO
+    for t in range(s[S_TRICK]):
+        leader = s[S_LEADERS + t]
+        for k in range(players):
+            _add(ws.played_by, (leader + k) % players, s[S_LOG + t * MAX_SEATS + k])
+    for k in range(s[S_IN_TRICK]):
+        _add(ws.played_by, (s[S_LEADER] + k) % players, s[S_TRICK_CARDS + k])
+
+
+@njit(**KERNEL)
+def _add(sets: Any, row: int, card: int) -> None:
+    if card < N_SUIT_CARDS:
+        sets[row, 0] |= ONE << np.uint64(card)
+    else:
+        sets[row, 1] |= ONE << np.uint64(card - N_SUIT_CARDS)
+
+
+@njit(**KERNEL)
+def _places(m: Any, s: Any, me: int, p: Any, ws: Workspace) -> tuple[int, int]:
+    """Fill the sampler's tables with what seat ``me`` knows; return ``(places, unseen)``.
+
+    Reads only what the seat may see: its hand, the cards played and shown, the voids, the
+    size of each hand, the dog once shown and its own écart.
+    """
+    players = p[R.PLAYERS]
+    taker = s[S_TAKER]
+    dog_taken = _dog_taken(s, p)
+    dog_shown = dog_taken and not p[R.TAROCCO]
+    _played_by(s, p, ws)
+    known_lo = m[M_HANDS + 2 * me] | m[M_PLAYED]
+    known_hi = m[M_HANDS + 2 * me + 1] | m[M_PLAYED + 1]
+    places = 0
+    for seat in range(players):
+        if seat == me:
+            continue
+        shown_lo = m[M_SHOWN + 2 * seat] & ~m[M_PLAYED]
+        shown_hi = m[M_SHOWN + 2 * seat + 1] & ~m[M_PLAYED + 1]
+        known_lo |= shown_lo
+        known_hi |= shown_hi
+        ws.place_of[places] = seat
+        ws.capacity[places] = size(m[M_HANDS + 2 * seat], m[M_HANDS + 2 * seat + 1]) - size(
+            shown_lo, shown_hi
+        )
+        places += 1
+    ecart_size = size(m[M_ECART], m[M_ECART + 1])
+    shown_ecart_hi = ZERO
+    if not dog_taken:
+        ws.place_of[places] = _DOG_PLACE
+        ws.capacity[places] = p[R.DOG_SIZE]
+        places += 1
+    elif me == taker:
+        known_lo |= m[M_ECART]
+        known_hi |= m[M_ECART + 1]
+    elif ecart_size > 0:
+        if p[R.ECART_TRUMPS_SHOWN]:
+            shown_ecart_hi = m[M_ECART + 1] & TRUMPS_HI
+            known_hi |= shown_ecart_hi
+        ws.place_of[places] = _ECART_PLACE
+        ws.capacity[places] = ecart_size - popcount(shown_ecart_hi)
+        places += 1
+    n = 0
+    for card in range(78):
+        if holds(known_lo, known_hi, card):
+            continue
+        ws.unseen[n] = card
+        in_shown_dog = dog_shown and holds(m[M_DOG], m[M_DOG + 1], card)
+        suit = card // 14 if card < N_SUIT_CARDS else -1
+        for g in range(places):
+            place = ws.place_of[g]
+            if place >= 0:
+                voids = s[S_VOIDS + place]
+                may = True
+                if suit >= 0 and (voids >> suit) & 1:
+                    may = False
+                if card > EXCUSE and voids & NO_TRUMPS:
+                    may = False
+                if card >= EXCUSE and s[S_POIGNEES + place] > 0:
+                    may = False  # a poignée shows every trump and the Excuse of its hand
+                if in_shown_dog and place != taker:
+                    may = False
+            elif place == _ECART_PLACE:
+                may = _may_be_discarded(card, p) and not (p[R.ECART_TRUMPS_SHOWN] and card > EXCUSE)
+            else:
+                may = True
+            ws.may[n, g] = may
+        n += 1
+    return places, n
+
+
+# --------------------------------------------------------------------------------------------
+# A world: the hidden cards dealt again, the deal replayed to where it stands
+# --------------------------------------------------------------------------------------------
+
+
+@njit(**KERNEL)
+def _draw(places: int, n: int, rng: Any, ws: Workspace) -> None:
+    for i in range(n):
+        ws.uniforms[i] = draw_unit(rng)
+    sample_into(
+        ws.may, n, places, ws.capacity, ws.strides, ws.left, ws.ways, ws.uniforms, ws.chosen
+    )
+
+
+@njit(**KERNEL)
+def _hands_now(
+    m: Any, s: Any, me: int, p: Any, places: int, n: int, chosen: Any, ws: Workspace
+) -> None:
+    """Every hand, the dog and the écart as they stand in the world ``chosen``."""
+    players = p[R.PLAYERS]
+    dog_row = MAX_SEATS
+    ecart_row = MAX_SEATS + 1
+    for seat in range(players):
+        if seat == me:
+            ws.now[seat, 0] = m[M_HANDS + 2 * seat]
+            ws.now[seat, 1] = m[M_HANDS + 2 * seat + 1]
+        else:
+            ws.now[seat, 0] = m[M_SHOWN + 2 * seat] & ~m[M_PLAYED]
+            ws.now[seat, 1] = m[M_SHOWN + 2 * seat + 1] & ~m[M_PLAYED + 1]
+    # The dog: known once shown (French) and to the Tarocco dealer, sampled while unseen.
+    dog_known = _dog_taken(s, p) and (not p[R.TAROCCO] or s[S_TAKER] == me)
+    ws.now[dog_row, 0] = m[M_DOG] if dog_known else ZERO
+    ws.now[dog_row, 1] = m[M_DOG + 1] if dog_known else ZERO
+    if _dog_taken(s, p) and s[S_TAKER] == me:
+        ws.now[ecart_row, 0] = m[M_ECART]
+        ws.now[ecart_row, 1] = m[M_ECART + 1]
+    else:
+        ws.now[ecart_row, 0] = ZERO
+        ws.now[ecart_row, 1] = m[M_ECART + 1] & TRUMPS_HI if p[R.ECART_TRUMPS_SHOWN] else ZERO
+    for i in range(n):
+        place = ws.place_of[chosen[i]]
+        row = place if place >= 0 else (dog_row if place == _DOG_PLACE else ecart_row)
+        _add(ws.now, row, ws.unseen[i])
+
+
+@njit(**KERNEL)
+def _dealt(s: Any, p: Any, ws: Workspace) -> None:
+    """The world's deal as dealt: each hand now with the cards it played; the taker's (the
+    Tarocco dealer's) with its écart and without the dog it took."""
+    players = p[R.PLAYERS]
+    for seat in range(players):
+        ws.deal[seat, 0] = ws.now[seat, 0] | ws.played_by[seat, 0]
+        ws.deal[seat, 1] = ws.now[seat, 1] | ws.played_by[seat, 1]
+    taker = s[S_TAKER]
+    ecart_row = MAX_SEATS + 1
+    ws.deal[players, 0] = ws.now[MAX_SEATS, 0]
+    ws.deal[players, 1] = ws.now[MAX_SEATS, 1]
+    if p[R.TAROCCO] and ws.now[MAX_SEATS, 0] | ws.now[MAX_SEATS, 1] == ZERO:
+        # Extra cards that only the dealer saw: any of its cards will do; its discard does.
+        ws.deal[players, 0] = ws.now[ecart_row, 0]
+        ws.deal[players, 1] = ws.now[ecart_row, 1]
+        return
+    if _dog_taken(s, p):
+        ws.deal[taker, 0] = (ws.deal[taker, 0] | ws.now[ecart_row, 0]) & ~ws.now[MAX_SEATS, 0]
+        ws.deal[taker, 1] = (ws.deal[taker, 1] | ws.now[ecart_row, 1]) & ~ws.now[MAX_SEATS, 1]
+
+
+@njit(**KERNEL)
+def _misfit(s: Any, me: int, p: Any, ws: Workspace) -> int:
+    """How far the world's hands are from the auction and the announcements, read as the
+    heuristic bot makes them (0: they fit)."""
+    if p[R.TAROCCO]:
+        return 0
+    players = p[R.PLAYERS]
+    taker = s[S_TAKER]
+    misfit = 0
+    if s[S_BIDS] != -2:
+        best = -1
+        spoken = s[S_NEXT] if s[S_KIND] == BID else players
+        for seat in range(spoken):
+            said = s[S_BIDS + seat]
+            if seat != me:
+                level = heuristic.contract_level(ws.deal[seat, 0], ws.deal[seat, 1], p)
+                if said >= 0:
+                    misfit += abs(level - said)
+                elif level > best:
+                    misfit += level - best
+            if said > best:
+                best = said
+    if p[R.POIGNEE_SCORED] and s[S_KIND] >= POIGNEE:
+        asked = s[S_NEXT] if s[S_KIND] == POIGNEE else players
+        for seat in range(asked):
+            if seat == me or s[S_POIGNEES + seat] > 0:
+                continue
+            if p[R.POIGNEE_TAKER_ONLY] and seat != taker:
+                continue
+            lo = ws.now[seat, 0] | ws.played_by[seat, 0]
+            hi = ws.now[seat, 1] | ws.played_by[seat, 1]
+            held = poignee_level(hi, p)
+            if held > 0 and heuristic.poignee(seat, lo, hi, held, seat == taker, p) > 0:
+                misfit += 1
+    return misfit
+
+
+@njit(**KERNEL)
+def _replay(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> bool:
+    """Play the world's deal from its start with every action taken so far, to where the deal
+    stands; ``False`` when the world cannot be (its deal would be redealt)."""
+    wm = ws.world_m
+    w = ws.world_s
+    players = p[R.PLAYERS]
+    for k in range(4):
+        ws.forced[k] = -1
+    if not p[R.TAROCCO] and s[S_BIDS] == -2 and s[S_DEALT_OVER]:
+        ws.forced[0] = s[S_TAKER]  # no auction: the contract was set
+        ws.forced[1] = s[S_CONTRACT]
+    start(wm, w, ws.deal, ws.forced, s[S_TAKER], p, half)
+    ecart_lo = ws.now[MAX_SEATS + 1, 0]
+    ecart_hi = ws.now[MAX_SEATS + 1, 1]
+    played = 0
+    target = s[S_TRICK] * players + s[S_IN_TRICK]
+    while True:
+        kind = w[S_KIND]
+        if kind == OVER:
+            return False
+        actor = w[S_ACTOR]
+        if kind == s[S_KIND] and kind != CARD and _same_point(w, s):
+            return True
+        if kind == BID:
+            said = s[S_BIDS + actor]
+            action = PASS if said < 0 else BID_0 + said
+        elif kind == CALL:
+            action = s[S_CALLED_1] if w[S_CALLED_1] < 0 else s[S_CALLED_2]
+        elif kind == ECART:
+            if ecart_lo != ZERO:
+                action = trailing_zeros(ecart_lo)
+                ecart_lo &= ecart_lo - ONE
+            else:
+                action = N_SUIT_CARDS + trailing_zeros(ecart_hi)
+                ecart_hi &= ecart_hi - ONE
+        elif kind == POIGNEE:
+            action = SHOW_0 + s[S_POIGNEES + actor]
+        elif kind == CHELEM:
+            action = ANNOUNCE_CHELEM if s[S_CHELEM] else NO_CHELEM
+        else:
+            if played == target:
+                return True
+            t = played // players
+            k = played % players
+            action = s[S_LOG + t * MAX_SEATS + k] if t < s[S_TRICK] else s[S_TRICK_CARDS + k]
+            played += 1
+        apply(wm, w, action, p, half)
+
+
+@njit(**KERNEL)
+def _same_point(w: Any, s: Any) -> bool:
+    """Whether the world stands at the decision the deal stands at (one that is not a card)."""
+    return (
+        w[S_ACTOR] == s[S_ACTOR] and w[S_NEXT] == s[S_NEXT]
+        and (w[S_CALLED_1] < 0) == (s[S_CALLED_1] < 0) and w[S_ECART_LEFT] == s[S_ECART_LEFT]
+    )  # fmt: skip
+
+
+@njit(**KERNEL)
+def _world(
+    m: Any, s: Any, me: int, p: Any, half: Any, rng: Any, places: int, n: int, ws: Workspace
+) -> bool:
+    """Draw a world into ``ws.world_m``, ``ws.world_s``: the first that fits the auction, or
+    the closest of :data:`REDRAWS` + 1 draws; ``False`` if none could be replayed."""
+    best = -1
+    for _ in range(REDRAWS + 1):
+        _draw(places, n, rng, ws)
+        _hands_now(m, s, me, p, places, n, ws.chosen, ws)
+        _dealt(s, p, ws)
+        misfit = _misfit(s, me, p, ws)
+        if best < 0 or misfit < best:
+            best = misfit
+            for i in range(n):
+                ws.best_chosen[i] = ws.chosen[i]
+        if misfit == 0:
+            break
+    _hands_now(m, s, me, p, places, n, ws.best_chosen, ws)
+    _dealt(s, p, ws)
+    return _replay(m, s, p, half, ws)
+
+
+# --------------------------------------------------------------------------------------------
+# Trying the cards
+# --------------------------------------------------------------------------------------------
+
+
+@njit(**KERNEL)
+def _candidates(
+    m: Any, me: int, legal_lo: np.uint64, legal_hi: np.uint64, s: Any, half: Any, ws: Workspace
+) -> int:
+    """The legal cards worth trying: of cards that nothing in play separates (same suit, the
+    same points, every card between them played or in the hand), only the lowest."""
+    hand_lo = m[M_HANDS + 2 * me]
+    hand_hi = m[M_HANDS + 2 * me + 1]
+    gone_lo = m[M_PLAYED] | hand_lo
+    gone_hi = m[M_PLAYED + 1] | hand_hi
+    count = 0
+    previous = -1
+    for card in range(78):
+        if not holds(legal_lo, legal_hi, card):
+            continue
+        special = (
+            card in (EXCUSE, PETIT, TWENTY_ONE) or card == s[S_CALLED_1] or card == s[S_CALLED_2]
+        )  # fmt: skip
+        same_group = (
+            previous >= 0
+            and not special
+            and half[card] == half[previous]
+            and (card // 14 == previous // 14 if card < N_SUIT_CARDS else previous > EXCUSE)
+        )
+        if same_group:
+            between = previous + 1
+            while between < card and holds(gone_lo, gone_hi, between):
+                between += 1
+            if between == card:
+                previous = card
+                continue
+        ws.candidates[count] = card
+        count += 1
+        previous = -1 if special else card
+    return count
+
+
+@njit(**KERNEL)
+def _play_out(me: int, p: Any, half: Any, ws: Workspace) -> float:
+    """Play ``ws.try_*`` to the end with the heuristic at every seat; the score of ``me``."""
+    m = ws.try_m
+    s = ws.try_s
+    while s[S_KIND] == CARD:
+        seat = s[S_ACTOR]
+        legal_lo, legal_hi = legal_cards_now(m, s, p)
+        card = heuristic.play(
+            seat, m[M_HANDS + 2 * seat], m[M_HANDS + 2 * seat + 1], legal_lo, legal_hi,
+            ws.public, ws.trick, ws.played, ws.voids, ws.shown, p,
+        )  # fmt: skip
+        play_card(m, s, card, p, half)
+    players = p[R.PLAYERS]
+    if p[R.TAROCCO]:
+        total = 0.0
+        mine = 0.0
+        for seat in range(players):
+            count = 0.0
+            for part in range(N_PARTS):
+                count += s[S_PARTS + part * MAX_SEATS + seat]
+            total += count
+            if seat == me:
+                mine = count
+        return (mine - total / players) / 2.0
+    seat_scores(ws.out, ws.poignees, ws.scoring, ws.scores)
+    return ws.scores[me]
+
+
+@njit(**KERNEL)
+def _play_to_end(me: int, p: Any, half: Any, ws: Workspace) -> float:
+    """Play ``ws.try_*`` from any decision to the end with the heuristic at every seat; the
+    score of ``me``."""
+    m = ws.try_m
+    s = ws.try_s
+    while s[S_KIND] != CARD and s[S_KIND] != OVER:
+        kind = s[S_KIND]
+        seat = s[S_ACTOR]
+        lo = m[M_HANDS + 2 * seat]
+        hi = m[M_HANDS + 2 * seat + 1]
+        if kind == BID:
+            bid(m, s, heuristic.bid(seat, lo, hi, s[S_CONTRACT], p), p, half)
+        elif kind == CALL:
+            call(m, s, heuristic.call(lo, hi, call_now(m, s, p), p), p, half)
+        elif kind == ECART:
+            free_lo, free_hi, forced_lo, forced_hi = ecart_sets(lo, hi, p)
+            count = s[S_ECART_LEFT]
+            free = size(free_lo, free_hi)
+            if free >= count:
+                out_lo, out_hi = heuristic.ecart(lo, hi, free_lo, free_hi, count, p)
+            else:
+                out_lo, out_hi = heuristic.ecart(lo, hi, forced_lo, forced_hi, count - free, p)
+                out_lo |= free_lo
+                out_hi |= free_hi
+            while s[S_KIND] == ECART:
+                if out_lo != ZERO:
+                    card = trailing_zeros(out_lo)
+                    out_lo &= out_lo - ONE
+                else:
+                    card = N_SUIT_CARDS + trailing_zeros(out_hi)
+                    out_hi &= out_hi - ONE
+                discard(m, s, card, p, half)
+        elif kind == POIGNEE:
+            held = poignee_level(hi, p)
+            level = heuristic.poignee(seat, lo, hi, held, seat == s[S_TAKER], p)
+            show_poignee(m, s, min(level, held), p, half)
+        else:
+            announce_chelem(m, s, heuristic.chelem(lo, hi, p), p)
+    if s[S_KIND] == OVER and not p[R.TAROCCO]:
+        seat_scores(ws.out, ws.poignees, ws.scoring, ws.scores)
+        return ws.scores[me]
+    return _play_out(me, p, half, ws)
+
+
+@njit(**KERNEL)
+def _try_actions(me: int, count: int, w: int, p: Any, half: Any, ws: Workspace) -> None:
+    """Each candidate action (not a card) taken on the world at hand, then the deal played
+    out."""
+    for c in range(count):
+        for i in range(N_M):
+            ws.try_m[i] = ws.world_m[i]
+        for i in range(N_S):
+            ws.try_s[i] = ws.world_s[i]
+        apply(ws.try_m, ws.try_s, ws.candidates[c], p, half)
+        ws.values[w, c] = _play_to_end(me, p, half, ws)
+
+
+@njit(**KERNEL)
+def _try_cards(me: int, count: int, w: int, p: Any, half: Any, ws: Workspace) -> None:
+    """Each candidate card played on the world at hand, then the deal played out."""
+    for c in range(count):
+        for i in range(N_M):
+            ws.try_m[i] = ws.world_m[i]
+        for i in range(N_S):
+            ws.try_s[i] = ws.world_s[i]
+        play_card(ws.try_m, ws.try_s, ws.candidates[c], p, half)
+        ws.values[w, c] = _play_out(me, p, half, ws)
+
+
+@njit(**KERNEL)
+def _best_two(count: int, worlds: int, ws: Workspace) -> tuple[int, int]:
+    """The candidates with the highest and second highest mean over ``worlds`` worlds."""
+    best = -1
+    second = -1
+    best_sum = 0.0
+    second_sum = 0.0
+    for c in range(count):
+        total = 0.0
+        for w in range(worlds):
+            total += ws.values[w, c]
+        if best < 0 or total > best_sum:
+            second, second_sum = best, best_sum
+            best, best_sum = c, total
+        elif second < 0 or total > second_sum:
+            second, second_sum = c, total
+    return best, second
+
+
+@njit(**KERNEL)
+def _close(best: int, second: int, worlds: int, ws: Workspace) -> bool:
+    """Whether the best two differ by less than twice the standard error of their paired
+    difference."""
+    mean = 0.0
+    for w in range(worlds):
+        mean += ws.values[w, best] - ws.values[w, second]
+    mean /= worlds
+    spread = 0.0
+    for w in range(worlds):
+        d = ws.values[w, best] - ws.values[w, second] - mean
+        spread += d * d
+    if worlds < 2:
+        return True
+    error = np.sqrt(spread / (worlds - 1) / worlds)
+    return mean < 2.0 * error
+
+
+@njit(**KERNEL)
+def play(
+    m: Any,
+    s: Any,
+    me: int,
+    legal_lo: np.uint64,
+    legal_hi: np.uint64,
+    worlds: int,
+    p: Any,
+    half: Any,
+    rng: Any,
+    ws: Workspace,
+) -> int:
+    """The card seat ``me`` plays among the legal ones, by the mean of ``worlds`` worlds (more
+    when the best two are close)."""
+    count = _candidates(m, me, legal_lo, legal_hi, s, half, ws)
+    return _search(m, s, me, count, worlds, p, half, rng, ws)
+
+
+@njit(**KERNEL)
+def decide(m: Any, s: Any, worlds: int, p: Any, half: Any, rng: Any, ws: Workspace) -> int:
+    """The action the seat to act takes at a bid, a call or a poignée, by the mean of
+    ``worlds`` worlds in which the deal is played out by the heuristic after each legal
+    action."""
+    legal_mask(m, s, p, ws.mask)
+    count = 0
+    for action in range(N_ACTIONS):
+        if ws.mask[action]:
+            ws.candidates[count] = action
+            count += 1
+    return _search(m, s, s[S_ACTOR], count, worlds, p, half, rng, ws)
+
+
+@njit(**KERNEL)
+def _search(
+    m: Any, s: Any, me: int, count: int, worlds: int, p: Any, half: Any, rng: Any, ws: Workspace
+) -> int:
+    """The best of the ``count`` candidates of ``ws.candidates`` by their mean score over
+    ``worlds`` worlds (more when the best two are close)."""
+    if count == 1:
+        return ws.candidates[0]
+    cards = s[S_KIND] == CARD
+    places, n = _places(m, s, me, p, ws)
+    count_ways(ws.may, n, places, ws.capacity, ws.strides, ws.left, ws.ways)
+    done = 0
+    limit = min(MORE * worlds, ws.values.shape[0])
+    target = min(worlds, limit)
+    failed = 0
+    while True:
+        while done < target and failed <= _MAX_FAILED:
+            if _world(m, s, me, p, half, rng, places, n, ws):
+                if cards:
+                    _try_cards(me, count, done, p, half, ws)
+                else:
+                    _try_actions(me, count, done, p, half, ws)
+                done += 1
+            else:
+                failed += 1  # a world whose deal would have been redealt: draw another
+        if done == 0:
+            return ws.candidates[0]
+        best, second = _best_two(count, done, ws)
+        if done >= limit or failed > _MAX_FAILED or not _close(best, second, done, ws):
+            return ws.candidates[best]
+        target = min(done + max(worlds // 2, 1), limit)
+
+
+# --------------------------------------------------------------------------------------------
+# From Python: one decision, one world
+# --------------------------------------------------------------------------------------------
+
+
+def _generator(seed: int | np.random.SeedSequence | None) -> npt.NDArray[np.uint64]:
+    state = np.asarray(normalise_seed(seed).generate_state(4, np.uint64), dtype=np.uint64)
+    if not state.any():
+        state[0] = 1
+    return state
+
+
+def choose_action(
+    state: GameState, *, worlds: int = DEFAULT_WORLDS, seed: int | np.random.SeedSequence = 0
+) -> int:
+    """The action the pimc bot takes at ``state`` for the seat to act (a card, a bid, a call
+    or a poignée; the écart and the chelem are the heuristic's), with ``worlds`` worlds drawn
+    from ``seed``; it reads only what that seat may know.
+
+    >>> from tarot_analysis.rules import load_rules
+    >>> state = GameState.deal(load_rules("fft-4"), seed=3, forced=[0, 1, -1, -1])
+    >>> while state.decision != "card":
+    ...     state.apply(int(state.legal_actions()[0]))
+    >>> choose_action(state, worlds=8, seed=1) in state.legal_actions()
+    True
+    """
+    if state.decision not in ("card", "bid", "call", "poignee"):
+        raise TarotInputError(
+            f"the pimc bot searches cards, bids, calls and poignées; the decision is "
+            f"{state.decision}"
+        )
+    if not 1 <= worlds <= MAX_PIMC_WORLDS:
+        raise TarotInputError(f"worlds must be from 1 to {MAX_PIMC_WORLDS}, got {worlds}")
+    p, half = state.engine.params, state.engine.half_points
+    ws = workspace(p, state.engine.scoring, np.array([PIMC + (worlds << BUDGET_SHIFT)]))
+    m, s = state.m.copy(), state.s.copy()
+    rng = _generator(seed)
+    if state.decision != "card":
+        return int(decide(m, s, worlds, p, half, rng, ws))
+    legal_lo, legal_hi = legal_cards_now(m, s, p)
+    return int(play(m, s, int(s[S_ACTOR]), legal_lo, legal_hi, worlds, p, half, rng, ws))
+
+
+def sample_world(state: GameState, seat: int, seed: int | np.random.SeedSequence = 0) -> GameState:
+    """One world as the pimc bot draws it for ``seat`` at ``state`` (a card decision): the
+    hidden cards dealt again, consistent with what the seat knows, and the deal replayed to
+    where it stands.
+
+    >>> from tarot_analysis.rules import load_rules
+    >>> state = GameState.deal(load_rules("fft-4"), seed=3, forced=[0, 1, -1, -1])
+    >>> while state.decision != "card":
+    ...     state.apply(int(state.legal_actions()[0]))
+    >>> world = sample_world(state, 1, seed=2)
+    >>> world.hand(1) == state.hand(1), world.hand(2) == state.hand(2)
+    (True, False)
+    """
+    if state.decision != "card":
+        raise TarotInputError(
+            f"worlds are drawn at a card decision; the decision is {state.decision}"
+        )
+    p, half = state.engine.params, state.engine.half_points
+    ws = workspace(p, state.engine.scoring, np.array([PIMC]))
+    places, n = _places(state.m, state.s, seat, p, ws)
+    count_ways(ws.may, n, places, ws.capacity, ws.strides, ws.left, ws.ways)
+    if ws.ways[_table_size(ws.capacity, places) - 1] == 0:
+        raise TarotInputError(f"no deal of the unseen cards agrees with what seat {seat} knows")
+    rng = _generator(seed)
+    for _ in range(_MAX_FAILED):
+        if _world(state.m, state.s, seat, p, half, rng, places, n, ws):
+            world = state.copy()
+            world.m[:] = ws.world_m
+            world.s[:] = ws.world_s
+            return world
+    raise TarotInputError(f"no world agrees with what seat {seat} knows")
+
+
+def _table_size(capacity: npt.NDArray[np.int64], places: int) -> int:
+    return int(np.prod(capacity[:places] + 1))

@@ -1,0 +1,146 @@
+"""The pimc bot: its worlds agree with what its seat knows, it reads nothing else, it plays by
+the rules at every table, and it beats the heuristic in duplicate."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tarot_analysis import cards
+from tarot_analysis.bots import bot_id, heuristic
+from tarot_analysis.bots.pimc import PIMC, choose_action, sample_world, workspace, worlds_of
+from tarot_analysis.engine import state as S
+from tarot_analysis.engine.determinize import _played_by_seat
+from tarot_analysis.engine.game import GameState, Observation
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.play import play
+from tarot_analysis.rules import list_presets, load_rules
+from tarot_analysis.table import advance
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from duplicate import duplicate
+
+PRESETS = list_presets()
+
+
+def card_states(name: str, count: int, seed: int) -> list[GameState]:
+    """States at a card decision, part-way through deals played by heuristic bots."""
+    rules = load_rules(name)
+    rng = np.random.default_rng(seed)
+    heuristic_seats = np.ones(rules.players, dtype=np.int64)
+    nobody = np.zeros(rules.players, dtype=np.bool_)
+    generator = np.array([7, 11, 13, 17], dtype=np.uint64)
+    found: list[GameState] = []
+    deal = 0
+    while len(found) < count:
+        state = GameState.deal(rules, seed=seed * 1000 + deal)
+        deal += 1
+        steps = int(rng.integers(0, rules.players * rules.hand_size + 12))
+        p, half = state.engine.params, state.engine.half_points
+        ws = workspace(p, state.engine.scoring, heuristic_seats)
+        advance(state.m, state.s, heuristic_seats, nobody, steps, p, half, generator, ws)
+        if state.decision == "card":
+            found.append(state)
+    return found
+
+
+def same(a: Observation, b: Observation) -> bool:
+    """Whether two observations are equal, field by field."""
+    for field in fields(a):
+        x, y = getattr(a, field.name), getattr(b, field.name)
+        if not (np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y):
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", PRESETS)
+def test_every_world_agrees_with_what_the_seat_knows(name: str) -> None:
+    checked = 0
+    for k, state in enumerate(card_states(name, 25, seed=5)):
+        for seat in range(state.rules.players):
+            world = sample_world(state, seat, seed=k * 10 + seat)
+            assert same(world.observation(seat), state.observation(seat))
+            for other in range(state.rules.players):
+                assert len(world.hand(other)) == len(state.hand(other))
+            checked += 1
+    assert checked >= 75
+
+
+@pytest.mark.parametrize("name", ["fft-4", "fft-5", "tarocco"])
+def test_the_card_depends_only_on_what_the_seat_knows(name: str) -> None:
+    differs = 0
+    for k, state in enumerate(card_states(name, 12, seed=9)):
+        seat = state.actor
+        world = sample_world(state, seat, seed=k)
+        differs += any(world.hand(o) != state.hand(o) for o in range(state.rules.players))
+        assert choose_action(world, worlds=6, seed=k) == choose_action(state, worlds=6, seed=k)
+    assert differs >= 6  # the worlds did move the hidden cards
+
+
+def test_worlds_read_the_auction_as_the_heuristic_bids() -> None:
+    worlds = 0
+    fitting = 0
+    for k, state in enumerate(card_states("fft-4", 60, seed=3)):
+        taker = int(state.s[S.S_TAKER])
+        if int(state.s[S.S_BIDS]) == -2 or state.actor == taker:
+            continue
+        world = sample_world(state, state.actor, seed=k)
+        dealt = set(world.hand(taker)) | _played_by_seat(world)[taker]
+        if world.dog_is_taken:
+            dealt = (dealt | _cards(world.m, S.M_ECART)) - _cards(world.m, S.M_DOG)
+        lo, hi = cards.to_mask(sorted(dealt))
+        level = heuristic.contract_level(np.uint64(lo), np.uint64(hi), world.engine.params)
+        worlds += 1
+        fitting += level == int(state.s[S.S_BIDS + taker])
+    assert worlds >= 20
+    assert fitting / worlds > 0.8
+
+
+def _cards(m: np.ndarray, at: int) -> set[int]:
+    return set(cards.from_mask(int(m[at]), int(m[at + 1])))
+
+
+def test_the_budget_is_part_of_the_name() -> None:
+    assert bot_id("pimc") == PIMC
+    assert worlds_of(bot_id("pimc")) == 32
+    assert worlds_of(bot_id("pimc:64")) == 64
+    for wrong in ("pimc:0", "pimc:x", "pimc:99999", "pimc:", "mcts"):
+        with pytest.raises(TarotInputError):
+            bot_id(wrong)
+
+
+def test_bids_calls_and_poignees_are_legal_actions() -> None:
+    rules = load_rules("fft-5")
+    seen = set()
+    for seed in range(12):
+        state = GameState.deal(rules, seed=seed)
+        while state.decision in ("bid", "call", "ecart", "poignee", "chelem"):
+            if state.decision in ("bid", "call", "poignee"):
+                action = choose_action(state, worlds=4, seed=seed)
+                assert action in state.legal_actions()
+                seen.add(state.decision)
+            else:
+                action = int(state.legal_actions()[0])
+            state.apply(action)
+    assert {"bid", "call"} <= seen
+
+
+def test_same_seed_same_games_on_one_or_two_threads() -> None:
+    rules = load_rules("fft-4")
+    bots = ["pimc:4", "heuristic", "random", "pimc:6"]
+    one = play(rules, 40, bots=bots, seed=3, chunk_size=10, threads=1, keep_tricks=True)
+    two = play(rules, 40, bots=bots, seed=3, chunk_size=10, threads=2, keep_tricks=True)
+    assert np.array_equal(one.outcomes, two.outcomes)
+    assert np.array_equal(one.tricks, two.tricks)
+    other = play(rules, 40, bots=bots, seed=4, chunk_size=10, threads=1, keep_tricks=True)
+    assert not np.array_equal(one.tricks, other.tricks)
+
+
+def test_pimc_beats_the_heuristic_in_duplicate() -> None:
+    result = duplicate("fft-4", 200, "pimc:8", "heuristic", seed=2, threads=2)
+    assert result.ci_low > 0
+    assert result.mean_diff > 4
