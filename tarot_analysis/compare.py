@@ -45,7 +45,7 @@ import json
 import math
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Literal, get_args
 
 import numpy as np
@@ -121,6 +121,7 @@ class Variant:
     paired: bool
     plays: bool
     note: str = ""
+    bots: tuple[Any, ...] = ()  # its own bots, when bots are compared (else the comparison's)
 
     @property
     def layout(self) -> tuple[int, int, int]:
@@ -262,8 +263,13 @@ def compare_variants(
     confidence: float = 0.95,
     progress: bool = False,
     client: Any = None,
+    compare_bots: Sequence[Any] = (),
 ) -> Comparison:
     """Run every variant on ``deals`` deals from ``seed`` and compare each with the first.
+
+    ``compare_bots``: compare bots instead of rules, on the one preset of ``rules_list``: a
+    variant per bot, each at every seat, all on the same deals (paired), the first the
+    baseline; ``bots`` is then ignored.
 
     Variants with the baseline's layout (players, cards each, dog) are dealt the same deals and
     compared deal by deal (``paired``); the others side by side. ``bots``: one name for every
@@ -274,9 +280,13 @@ def compare_variants(
     """
     from tqdm.auto import tqdm
 
-    variants = _variants(rules_list, deals, bots, mode, confidence)
-    one = isinstance(bots, str) or is_python_bot(bots)
-    seated: tuple[Any, ...] = (bots,) if one else tuple(bots)
+    if compare_bots:
+        variants = _bot_variants(rules_list, deals, compare_bots, mode, confidence)
+        seated: tuple[Any, ...] = tuple(compare_bots)
+    else:
+        variants = _variants(rules_list, deals, bots, mode, confidence)
+        one = isinstance(bots, str) or is_python_bot(bots)
+        seated = (bots,) if one else tuple(bots)
     bot_names = tuple(bot if isinstance(bot, str) else bot_name(bot) for bot in seated)
     z = _z(confidence)
     summary_rows: list[dict[str, Any]] = []
@@ -289,7 +299,9 @@ def compare_variants(
     with tqdm(total=steps, unit="run", disable=not progress, desc="compare") as bar:
         for index, variant in enumerate(variants):
             bar.set_postfix_str(variant.label)
-            measured, masks = _measure(variant, deals, seated, seed, runs, mode, bar)
+            measured, masks = _measure(
+                variant, deals, variant.bots or seated, seed, runs, mode, bar
+            )
             if index == 0:
                 baseline, baseline_masks = measured, masks
             elif variant.paired and not np.array_equal(masks, baseline_masks):
@@ -369,11 +381,41 @@ def _variants(
     return variants
 
 
+def _bot_variants(
+    rules_list: Sequence[Rules],
+    deals: int,
+    bots: Sequence[Any],
+    mode: str,
+    confidence: float,
+) -> list[Variant]:
+    """One variant per bot (each at every seat) of the one preset: bots compared."""
+    if len(rules_list) != 1:
+        raise TarotInputError(
+            f"bots are compared on one preset, got {len(rules_list)}: "
+            f"{', '.join(rules.name for rules in rules_list)}"
+        )
+    if len(bots) < 2:
+        raise TarotInputError(f"a comparison of bots needs at least two bots, got {len(bots)}")
+    rules = rules_list[0]
+    if not rules.contracts or rules.tarocco is not None:
+        raise TarotInputError(f"{rules.name} has no contracts: bots are compared on contracts")
+    checked = _variants([rules, rules], deals, "random", mode, confidence)[0]
+    variants = []
+    for bot in bots:
+        from tarot_analysis.play import seat_bots
+
+        seat_bots(bot, rules.players)  # a wrong name fails before anything is played
+        name = bot if isinstance(bot, str) else bot_name(bot)
+        variants.append(replace(checked, label=name, bots=(bot,)))
+    labels = [v.label for v in variants]
+    if len(set(labels)) != len(labels):
+        raise TarotInputError(f"each bot once, got {', '.join(labels)}")
+    return variants
+
+
 def _unpaired(variant: Variant, why: str) -> Variant:
     note = f"{why}; {variant.note}" if variant.note else why
-    return Variant(
-        label=variant.label, rules=variant.rules, paired=False, plays=variant.plays, note=note
-    )
+    return replace(variant, paired=False, note=note)
 
 
 def _measure(
@@ -680,6 +722,11 @@ def add_parser(subparsers: Any) -> None:
         help="one bot for every seat, or one per seat (default heuristic)",
     )  # fmt: skip
     compare.add_argument(
+        "--compare-bots", nargs="+", default=None, metavar="BOT",
+        help="compare bots instead of rules, on one preset: each bot at every seat, the "
+        "same deals, the first the baseline (e.g. --compare-bots heuristic pimc)",
+    )  # fmt: skip
+    compare.add_argument(
         "--mode", choices=MODES, default="counterfactual",
         help="counterfactual: seat 0 takes every contract on every deal (default); "
         "auction: the bots bid",
@@ -701,7 +748,7 @@ def run_command(args: argparse.Namespace) -> int:
     """
     from tarot_analysis.rules import load_rules
 
-    if len(args.variants) < 2:
+    if len(args.variants) < 2 and not args.compare_bots:
         raise TarotInputError(
             f"compare needs at least two variants, the baseline first (got only "
             f"{args.variants[0]!r}); e.g. tarot-analysis compare fft-4 legacy-4"
@@ -714,6 +761,7 @@ def run_command(args: argparse.Namespace) -> int:
         comparison = compare_variants(
             rules_list, args.deals, bots=bots, seed=args.seed, threads=args.threads,
             mode=args.mode, progress=not (args.no_progress or args.json), client=client,
+            compare_bots=args.compare_bots or (),
         )  # fmt: skip
     elapsed = time.perf_counter() - started
     if args.json:
@@ -730,6 +778,8 @@ def format_report(comparison: Comparison, elapsed: float | None = None) -> str:
     others = comparison.variants[1:]
     bots = comparison.bots
     who = f"{bots[0]} at every seat" if len(set(bots)) == 1 else ", ".join(bots)
+    if any(v.bots for v in comparison.variants):
+        who = "each variant's bot at every seat"
     mode = (
         "counterfactual (seat 0 takes every contract on every deal)"
         if comparison.mode == "counterfactual"

@@ -235,3 +235,35 @@ def test_report_of_a_comparison_is_a_table_of_every_difference(
     table = lines[lines.index(next(x for x in lines if x.startswith("Differences"))) + 1 :]
     assert len(table) == 1 + len(four_and_five.differences())
     assert isinstance(four_and_five.differences(), pd.DataFrame)
+
+
+def test_bots_compared_on_the_same_deals() -> None:
+    rules = load_rules("fft-4")
+    comparison = compare_variants(
+        [rules], 1_500, compare_bots=["random", "heuristic"], seed=3, mode="auction", threads=1
+    )
+    assert [v.label for v in comparison.variants] == ["random", "heuristic"]
+    assert all(v.paired for v in comparison.variants)
+    differences = comparison.differences().set_index(["measure", "contract"])
+    # The random bot passes half the time, so all four pass far more rarely than the heuristic.
+    passed = differences.loc[("redeal_all_passed", "")]
+    assert passed["difference"] > 0.1 and passed["ci_low"] > 0
+    # Dealing does not depend on the bots: hand statistics differ by exactly nothing.
+    assert differences.loc[("poignee_per_hand", ""), "difference"] == 0
+    alone = play(rules, 1_500, bots="heuristic", seed=3)
+    rate = np.mean(alone.scores()["redeal_reason"] == "all_passed")
+    summary = comparison.summary("heuristic").set_index("measure")
+    assert summary.loc["redeal_all_passed", "value"] == pytest.approx(rate)
+
+
+def test_bots_are_compared_on_one_preset_between_known_bots() -> None:
+    fft4, fft5 = load_rules("fft-4"), load_rules("fft-5")
+    for rules_list, bots in (
+        ([fft4, fft5], ["random", "heuristic"]),
+        ([fft4], ["heuristic"]),
+        ([fft4], ["heuristic", "nobody"]),
+        ([fft4], ["heuristic", "heuristic"]),
+        ([load_rules("tarocco")], ["random", "heuristic"]),
+    ):
+        with pytest.raises(TarotInputError):
+            compare_variants(rules_list, 10, compare_bots=bots)

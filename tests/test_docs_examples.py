@@ -26,3 +26,13 @@ def test_the_python_bot_of_the_engine_docs_runs() -> None:
         exec(compile(code, "docs/engine.md", "exec"), {"__name__": "example"})
     mean = float(printed.getvalue().split()[-1])
     assert -500 < mean < 500
+
+
+def test_the_search_bot_example_of_the_bots_docs_runs() -> None:
+    code = example("bots.md", "pimc")
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        exec(compile(code, "docs/bots.md", "exec"), {"__name__": "example"})
+    first, card = printed.getvalue().strip().splitlines()
+    assert first == "True False"  # its own hand kept, another dealt again
+    assert 0 <= int(card) < 78
