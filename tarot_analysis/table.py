@@ -151,18 +151,13 @@ def _decide(
     p: Any,
     half: Any,
     rng: Any,
-    ws: Any,
 ) -> None:
-    """Put the decision of the seat to act to its bot (or the script) and apply the answer;
-    ``ws`` is the pimc seats' workspace (:func:`tarot_analysis.bots.pimc.workspace`)."""
+    """Put the decision of the seat to act to its bot (or the script) and apply the answer."""
     kind = s[S_KIND]
     seat = s[S_ACTOR]
     bot = bots[seat]
     lo = m[M_HANDS + 2 * seat]
     hi = m[M_HANDS + 2 * seat + 1]
-    if pimc.is_pimc(bot) and kind in (BID, CALL, POIGNEE):
-        apply(m, s, pimc.decide(m, s, pimc.worlds_of(bot), p, half, rng, ws), p, half)
-        return
     if kind == CARD:
         legal_lo, legal_hi = legal_cards_now(m, s, p)
         t = s[S_TRICK]
@@ -170,8 +165,6 @@ def _decide(
             card = script[d, t, seat]
             if not holds(legal_lo, legal_hi, card):
                 raise ValueError("a scripted card is not legal at that point")
-        elif pimc.is_pimc(bot):
-            card = pimc.play(m, s, seat, legal_lo, legal_hi, pimc.worlds_of(bot), p, half, rng, ws)
         else:
             card = policy.play(
                 bot, seat, lo, hi, legal_lo, legal_hi, view, trick, played, voids, shown, p, rng
@@ -198,6 +191,48 @@ def _decide(
         show_poignee(m, s, min(level, held), p, half)
     else:
         announce_chelem(m, s, policy.chelem(bot, lo, hi, p, rng), p)
+
+
+@njit(**KERNEL)
+def _decide_any(
+    m: Any,
+    s: Any,
+    view: Any,
+    trick: Any,
+    played: Any,
+    voids: Any,
+    shown: Any,
+    bots: Any,
+    d: int,
+    scripted: bool,
+    script: Any,
+    script_ecart: Any,
+    p: Any,
+    half: Any,
+    rng: Any,
+    ws: Any,
+) -> None:
+    """:func:`_decide` at a table where a pimc bot sits: its searched decisions (cards, bids,
+    calls, poignées) here, in the workspace ``ws``, the others as every bot's. Kept apart so
+    that a table of rule bots runs the small loop of :func:`_decide` alone."""
+    kind = s[S_KIND]
+    seat = s[S_ACTOR]
+    bot = bots[seat]
+    searched = kind in (BID, CALL, POIGNEE) or (
+        kind == CARD and not (scripted and script[d, s[S_TRICK], seat] >= 0)
+    )
+    if not (pimc.is_pimc(bot) and searched):
+        _decide(
+            m, s, view, trick, played, voids, shown, bots, d, scripted, script, script_ecart,
+            p, half, rng,
+        )  # fmt: skip
+        return
+    if kind == CARD:
+        legal_lo, legal_hi = legal_cards_now(m, s, p)
+        card = pimc.play(m, s, seat, legal_lo, legal_hi, pimc.worlds_of(bot), p, half, rng, ws)
+        play_card(m, s, card, p, half)
+        return
+    apply(m, s, pimc.decide(m, s, pimc.worlds_of(bot), p, half, rng, ws), p, half)
 
 
 @njit(cache=True, nogil=True)
@@ -237,13 +272,20 @@ def play_deals(
     s = np.zeros(N_S, dtype=np.int64)
     view, trick, played, voids, shown = _views(m, s)
     ws = pimc.workspace(p, scoring, bots)
+    searching = pimc.any_pimc(bots)
     for d in range(masks.shape[0]):
         start(m, s, masks[d], forced[d], -1, p, half)
         while s[S_KIND] != OVER:
-            _decide(
-                m, s, view, trick, played, voids, shown, bots, d, scripted, script,
-                script_ecart, p, half, rng, ws,
-            )  # fmt: skip
+            if searching:
+                _decide_any(
+                    m, s, view, trick, played, voids, shown, bots, d, scripted, script,
+                    script_ecart, p, half, rng, ws,
+                )  # fmt: skip
+            else:
+                _decide(
+                    m, s, view, trick, played, voids, shown, bots, d, scripted, script,
+                    script_ecart, p, half, rng,
+                )  # fmt: skip
         record_deal(m, s, d, p, outcomes, poignees, log, leaders, ecarts, bids)
 
 
@@ -308,13 +350,20 @@ def play_tarocco(
     view, trick, played, voids, shown = _views(m, s)
     no_forced = np.full(4, -1, dtype=np.int64)
     ws = pimc.workspace(p, scoring, bots)
+    searching = pimc.any_pimc(bots)
     for d in range(masks.shape[0]):
         start(m, s, masks[d], no_forced, dealers[d], p, half)
         while s[S_KIND] != OVER:
-            _decide(
-                m, s, view, trick, played, voids, shown, bots, d, scripted, script,
-                script_discard, p, half, rng, ws,
-            )  # fmt: skip
+            if searching:
+                _decide_any(
+                    m, s, view, trick, played, voids, shown, bots, d, scripted, script,
+                    script_discard, p, half, rng, ws,
+                )  # fmt: skip
+            else:
+                _decide(
+                    m, s, view, trick, played, voids, shown, bots, d, scripted, script,
+                    script_discard, p, half, rng,
+                )  # fmt: skip
         record_tarocco(m, s, d, p, parts, tricks_won, events, log, leaders, discards)
 
 
@@ -380,7 +429,7 @@ def advance(
     no_ecart = np.empty((0, 2), dtype=np.uint64)
     while s[S_KIND] != OVER and not python[s[S_ACTOR]] and steps != 0:
         steps -= 1
-        _decide(
+        _decide_any(
             m, s, view, trick, played, voids, shown, bots, 0, False, no_script, no_ecart, p,
             half, rng, ws,
         )  # fmt: skip

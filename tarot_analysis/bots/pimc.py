@@ -190,6 +190,15 @@ def is_pimc(bot: int) -> bool:
 
 
 @njit(**KERNEL)
+def any_pimc(bots: Any) -> bool:
+    """Whether a pimc bot sits at the table ``bots``."""
+    for bot in bots:  # noqa: SIM110 (a generator needs numba's reference counting)
+        if is_pimc(bot):
+            return True
+    return False
+
+
+@njit(**KERNEL)
 def worlds_of(bot: int) -> int:
     """The worlds a pimc bot's number asks for."""
     worlds = bot >> BUDGET_SHIFT
