@@ -681,8 +681,8 @@ def _play_to_end(me: int, p: Any, half: Any, ws: Workspace) -> float:
 
 @njit(**KERNEL)
 def _try_actions(me: int, count: int, w: int, p: Any, half: Any, ws: Workspace) -> None:
-    """Each candidate action (not a card) taken on the world at hand, then the deal played
-    out."""
+    """Each candidate action (a card, a bid, a call, a poignée) taken on the world at hand,
+    then the deal played out."""
     for c in range(count):
         for i in range(N_M):
             ws.try_m[i] = ws.world_m[i]
@@ -690,18 +690,6 @@ def _try_actions(me: int, count: int, w: int, p: Any, half: Any, ws: Workspace) 
             ws.try_s[i] = ws.world_s[i]
         apply(ws.try_m, ws.try_s, ws.candidates[c], p, half)
         ws.values[w, c] = _play_to_end(me, p, half, ws)
-
-
-@njit(**KERNEL)
-def _try_cards(me: int, count: int, w: int, p: Any, half: Any, ws: Workspace) -> None:
-    """Each candidate card played on the world at hand, then the deal played out."""
-    for c in range(count):
-        for i in range(N_M):
-            ws.try_m[i] = ws.world_m[i]
-        for i in range(N_S):
-            ws.try_s[i] = ws.world_s[i]
-        play_card(ws.try_m, ws.try_s, ws.candidates[c], p, half)
-        ws.values[w, c] = _play_out(me, p, half, ws)
 
 
 @njit(**KERNEL)
@@ -782,7 +770,6 @@ def _search(
     ``worlds`` worlds (more when the best two are close)."""
     if count == 1:
         return ws.candidates[0]
-    cards = s[S_KIND] == CARD
     places, n = _places(m, s, me, p, ws)
     count_ways(ws.may, n, places, ws.capacity, ws.strides, ws.left, ws.ways)
     done = 0
@@ -792,10 +779,7 @@ def _search(
     while True:
         while done < target and failed <= _MAX_FAILED:
             if _world(m, s, me, p, half, rng, places, n, ws):
-                if cards:
-                    _try_cards(me, count, done, p, half, ws)
-                else:
-                    _try_actions(me, count, done, p, half, ws)
+                _try_actions(me, count, done, p, half, ws)
                 done += 1
             else:
                 failed += 1  # a world whose deal would have been redealt: draw another
