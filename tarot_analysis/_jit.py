@@ -31,6 +31,7 @@ __all__ = [
     "chunk_states",
     "draw_below",
     "draw_unit",
+    "leading_zeros",
     "normalise_seed",
     "popcount",
     "trailing_zeros",
@@ -69,6 +70,20 @@ def _cttz(typingctx: Any, x: Any) -> Any:
 
 #: Index of the lowest set bit of a uint64 (64 for zero), as an int64, in kernels.
 trailing_zeros = cast(Callable[[Any], int], _cttz)
+
+
+@intrinsic
+def _ctlz(typingctx: Any, x: Any) -> Any:
+    signature = types.int64(types.uint64)
+
+    def codegen(context: Any, builder: Any, sig: Any, args: Any) -> Any:
+        return builder.ctlz(args[0], ir.Constant(ir.IntType(1), 0))
+
+    return signature, codegen
+
+
+#: Number of zero bits above the highest set bit of a uint64 (64 for zero), in kernels.
+leading_zeros = cast(Callable[[Any], int], _ctlz)
 
 
 @njit(inline="always")

@@ -25,23 +25,32 @@ principal variation played out card by card.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 from numba import njit
 
 from tarot_analysis import cards
-from tarot_analysis._jit import KERNEL
+from tarot_analysis._jit import KERNEL, leading_zeros, popcount, trailing_zeros
 from tarot_analysis.engine.cardsets import (
     EXCUSE,
+    EXCUSE_HI,
+    JACKS_LO,
+    KINGS_LO,
+    KNIGHTS_LO,
     N_SUIT_CARDS,
     NOT_LED,
     ONE,
+    PETIT,
+    QUEENS_LO,
     SUIT_LO,
+    TRUMP_LED,
     TRUMPS_HI,
+    TWENTY_ONE,
     ZERO,
     bit_of,
     half_points_of,
@@ -50,6 +59,7 @@ from tarot_analysis.engine.cardsets import (
     lowest,
     size,
     suit_of,
+    trumps_above,
 )
 from tarot_analysis.engine.core import legal_cards
 from tarot_analysis.engine.params import engine_rules
@@ -95,10 +105,13 @@ _N_FIELDS = 17
 # Fields of the counters array.
 _NODES = 0
 
-# The table: entries by pairs (a bucket); each key is every seat's hand, then the leader + 1
-# (0: an empty entry) and the number of cards left.
+# The table: entries by pairs (a bucket); each key is every seat's hand renumbered (see
+# _boundary_key), then the face cards and bouts left, then the epoch and the leader + 1.
 _BUCKET = 2
 _KEY_EXTRA = 2
+_N_SUITS = 4
+_FACES_LO = KINGS_LO | QUEENS_LO | KNIGHTS_LO | JACKS_LO
+_HALF_POINT = 1  # the least a card is worth, in half points
 _HASH_MULTIPLIER_LO = np.uint64(0x9E3779B97F4A7C15)
 _HASH_MULTIPLIER_HI = np.uint64(0xC2B2AE3D27D4EB4F)
 _TRUMP_STRENGTH = 100  # any trump ranks above any suit card when ordering moves
@@ -193,40 +206,207 @@ def _trick_half_points(
 
 
 @njit(inline="always")
-def _table_slot(hands_lo: Any, hands_hi: Any, players: int, leader: int, bits: int) -> int:
-    """The table entry of a trick boundary: a multiplicative hash of the hands and leader."""
-    h = np.uint64(leader + 1)
+def _union(hands_lo: Any, hands_hi: Any, players: int) -> tuple[np.uint64, np.uint64]:
+    """Every card still in the hands."""
+    u_lo = ZERO
+    u_hi = ZERO
     for seat in range(players):
-        h = (h ^ hands_lo[seat]) * _HASH_MULTIPLIER_LO
-        h = (h ^ (h >> np.uint64(29))) ^ hands_hi[seat]
-        h = h * _HASH_MULTIPLIER_HI
-        h ^= h >> np.uint64(32)
-    return int(h >> np.uint64(64 - bits))
+        u_lo |= hands_lo[seat]
+        u_hi |= hands_hi[seat]
+    return u_lo, u_hi
+
+
+def _compress_table() -> npt.NDArray[np.uint8]:
+    """``table[(u << 7) | h]``: the bits of ``h`` at the places of the bits of ``u`` (7-bit
+    words), packed down: bit ``i`` of the answer is the ``i``-th bit of ``u``, set in ``h``."""
+    table = np.zeros(1 << 14, dtype=np.uint8)
+    for u in range(1 << 7):
+        places = [bit for bit in range(7) if u >> bit & 1]
+        for h in range(1 << 7):
+            table[(u << 7) | h] = sum(1 << i for i, bit in enumerate(places) if h >> bit & 1)
+    return table
+
+
+_COMPRESS = _compress_table()
+_CHUNK = 7  # bits a lookup of _COMPRESS packs; a suit is two chunks
+_LO_CHUNKS = N_SUIT_CARDS // _CHUNK
 
 
 @njit(inline="always")
-def _table_matches(
-    keys: Any, slot: int, hands_lo: Any, hands_hi: Any, players: int, leader: int
-) -> bool:
-    """Whether table entry ``slot`` holds exactly these hands and leader."""
-    if keys[slot, 2 * players] != np.uint64(leader + 1):
-        return False
-    for seat in range(players):
-        if keys[slot, 2 * seat] != hands_lo[seat] or keys[slot, 2 * seat + 1] != hands_hi[seat]:
-            return False
-    return True
+def _compress(h: np.uint64, u: np.uint64, chunks: int) -> np.uint64:
+    """The bits of ``h`` (a subset of ``u``) renumbered by rank within their suit among the
+    bits of ``u``: each suit of 14 bits (two chunks of 7) packed down to its lowest bits;
+    with three chunks, one run of 21 bits (the trumps)."""
+    out = ZERO
+    base = 0
+    for chunk in range(chunks):
+        shift = np.uint64(_CHUNK * chunk)
+        u7 = (u >> shift) & np.uint64(127)
+        h7 = (h >> shift) & np.uint64(127)
+        if chunks == _LO_CHUNKS and chunk % 2 == 0:
+            base = _CHUNK * chunk  # a new suit starts
+        out |= np.uint64(_COMPRESS[(u7 << np.uint64(_CHUNK)) | h7]) << np.uint64(base)
+        base += popcount(u7)
+    return out
 
 
 @njit(inline="always")
-def _table_find(
-    keys: Any, hands_lo: Any, hands_hi: Any, players: int, leader: int, bits: int
-) -> int:
-    """The table entry holding these hands and leader, −1 if neither of its bucket does."""
-    slot = _table_slot(hands_lo, hands_hi, players, leader, bits) & ~1
+def _boundary_key(
+    hands_lo: Any, hands_hi: Any, players: int, leader: int, epoch: np.uint64, key: Any
+) -> np.uint64:
+    """Write the table key of a trick boundary into ``key`` and return its hash.
+
+    Cards are renumbered within their suit by rank among the cards still in the hands (the
+    trumps from 1, the Excuse kept at 0), so positions that differ only by which cards are
+    gone share an entry: who wins a trick depends on the order of the cards, not on their
+    names. Their points do: the key also holds which face cards and which bouts are left.
+    """
+    u_lo, u_hi = _union(hands_lo, hands_hi, players)
+    for seat in range(players):
+        key[2 * seat] = _compress(hands_lo[seat], u_lo, _LO_CHUNKS)
+        # The Excuse stays at bit 0, the trumps from bit 1.
+        excuse = hands_hi[seat] & EXCUSE_HI
+        key[2 * seat + 1] = excuse | (_compress(hands_hi[seat] >> ONE, u_hi >> ONE, 3) << ONE)
+    petit = (u_hi >> np.uint64(PETIT - N_SUIT_CARDS)) & ONE
+    twenty_one = (u_hi >> np.uint64(TWENTY_ONE - N_SUIT_CARDS)) & ONE
+    key[2 * players] = (
+        (u_lo & _FACES_LO)
+        | (petit << np.uint64(N_SUIT_CARDS))
+        | (twenty_one << np.uint64(N_SUIT_CARDS + 1))
+    )
+    key[2 * players + 1] = (epoch << np.uint64(8)) | np.uint64(leader + 1)
+    h = key[2 * players + 1] * _HASH_MULTIPLIER_HI
+    for k in range(2 * players + 1):
+        h = (h ^ key[k]) * _HASH_MULTIPLIER_LO
+        h ^= h >> np.uint64(29)
+    h *= _HASH_MULTIPLIER_HI
+    return h ^ (h >> np.uint64(32))
+
+
+@njit(inline="always")
+def _table_find(keys: Any, h: np.uint64, key: Any, width: int, bits: int) -> int:
+    """The table entry holding ``key``, −1 if neither entry of its bucket does."""
+    slot = int(h >> np.uint64(64 - bits)) & ~1
     for entry in range(slot, slot + _BUCKET):
-        if _table_matches(keys, entry, hands_lo, hands_hi, players, leader):
+        found = True
+        for k in range(width - 1, -1, -1):
+            if keys[entry, k] != key[k]:
+                found = False
+                break
+        if found:
             return entry
     return -1
+
+
+@njit(inline="always")
+def _card_code(card: int, u_lo: np.uint64, u_hi: np.uint64) -> int:
+    """``card`` renumbered as in :func:`_boundary_key`: its rank among the cards left."""
+    if card < N_SUIT_CARDS:
+        suit = card // cards.N_RANKS
+        below = u_lo & SUIT_LO[suit] & ((ONE << np.uint64(card)) - ONE)
+        return suit * cards.N_RANKS + popcount(below)
+    if card == EXCUSE:
+        return EXCUSE
+    below = u_hi & TRUMPS_HI & ((ONE << np.uint64(card - N_SUIT_CARDS)) - ONE)
+    return PETIT + popcount(below)
+
+
+@njit(inline="always")
+def _card_of_code(code: int, u_lo: np.uint64, u_hi: np.uint64) -> int:
+    """The card left whose :func:`_card_code` is ``code`` (−1 for none)."""
+    if code < 0 or code == EXCUSE:
+        return code
+    if code < N_SUIT_CARDS:
+        offset = 0
+        word = u_lo & SUIT_LO[code // cards.N_RANKS]
+        skip = code % cards.N_RANKS
+    else:
+        offset = N_SUIT_CARDS
+        word = u_hi & TRUMPS_HI
+        skip = code - PETIT
+    for _ in range(skip):
+        word &= word - ONE
+    if word == ZERO:
+        return -1
+    return offset + trailing_zeros(word)
+
+
+@njit(inline="always")
+def _sure_half_points(
+    hands_hi: Any, players: int, attack_mask: int, half_points: Any
+) -> tuple[int, int]:
+    """Half points each side is sure to take at a trick boundary: ``(attack, defence)``.
+
+    The side holding the highest trump left wins every trick in which it plays one of its
+    trumps above all the other side's: those trumps, and at least half a point from each
+    card of the other side in those tricks (an Excuse among them owes that half point).
+    One seat plays one card a trick, so those tricks are at least as many as the most such
+    trumps in one of the side's hands.
+    """
+    attack_trumps = ZERO
+    defence_trumps = ZERO
+    for seat in range(players):
+        if (attack_mask >> seat) & 1 == 1:
+            attack_trumps |= hands_hi[seat] & TRUMPS_HI
+        else:
+            defence_trumps |= hands_hi[seat] & TRUMPS_HI
+    if attack_trumps == defence_trumps:
+        return 0, 0  # no trump left
+    attacking = attack_trumps > defence_trumps
+    other = defence_trumps if attacking else attack_trumps
+    above = ZERO if other == ZERO else ~((ONE << np.uint64(highest_bit(other) + 1)) - ONE)
+    masters = (attack_trumps if attacking else defence_trumps) & above
+    tricks = 0
+    others = 0
+    for seat in range(players):
+        if ((attack_mask >> seat) & 1 == 1) == attacking:
+            tricks = max(tricks, popcount(hands_hi[seat] & masters))
+        else:
+            others += 1
+    sure = half_points_of(ZERO, masters, half_points) + tricks * others * _HALF_POINT
+    if attacking:
+        return sure, 0
+    return 0, sure
+
+
+@njit(inline="always")
+def _can_beat(hand_lo: np.uint64, hand_hi: np.uint64, card: int, led: int, top: int) -> bool:
+    """Whether a hand may beat ``card``, winning a trick of suit ``led`` whose highest trump
+    is ``top``, with one of its cards (an estimate for ordering: the rules of over-trumping
+    aside)."""
+    if card == EXCUSE or led == NOT_LED:
+        return True
+    trumps = hand_hi & TRUMPS_HI
+    if led == TRUMP_LED or hand_lo & SUIT_LO[led] == ZERO:
+        if top > 0:
+            return trumps_above(hand_hi, top) != ZERO
+        return trumps != ZERO
+    if card > EXCUSE:
+        return False  # the hand must follow the suit led
+    return hand_lo & SUIT_LO[led] & ~((ONE << np.uint64(card + 1)) - ONE) != ZERO
+
+
+@njit(inline="always")
+def _opponent_can_beat(
+    hands_lo: Any,
+    hands_hi: Any,
+    leader: int,
+    after: int,
+    players: int,
+    attack_mask: int,
+    side_attacks: bool,
+    card: int,
+    led: int,
+    top: int,
+) -> bool:
+    """Whether a seat of the other side, playing after trick position ``after``, may beat
+    ``card``."""
+    for k in range(after + 1, players):
+        seat = (leader + k) % players
+        opponent = ((attack_mask >> seat) & 1 == 1) != side_attacks
+        if opponent and _can_beat(hands_lo[seat], hands_hi[seat], card, led, top):
+            return True
+    return False
 
 
 @njit(inline="always")
@@ -252,27 +432,38 @@ def _ordered_moves(
 
     One card stands for each run of its hand's legal cards that no card in play separates
     (same suit, next in rank among the cards in the hands and the trick, same points): the
-    lowest of the run. Order: the table's card, then to a trick a partner is winning the
-    cards of most points, then the cheapest card that wins, then the cards of fewest points.
+    lowest of the run. Order: the table's card; then the cards that win the trick whatever
+    the other side plays after them, most points first; to a trick the own side is sure to
+    win, the cards of most points; then the cheapest card that wins for now; then the cards
+    that cost the fewest points (the Excuse costs half a point).
     """
     led, top = _led_and_top(path, start, pos)
     legal_lo, legal_hi = legal_cards(hands_lo[seat], hands_hi[seat], led, top, ZERO, False, p)
-    in_play_lo = ZERO
-    in_play_hi = ZERO
-    for other in range(players):
-        in_play_lo |= hands_lo[other]
-        in_play_hi |= hands_hi[other]
+    in_play_lo, in_play_hi = _union(hands_lo, hands_hi, players)
     for k in range(pos):
         card_lo, card_hi = bit_of(path[start + k])
         in_play_lo |= card_lo
         in_play_hi |= card_hi
     winner_strength = -2
-    partner_winning = False
+    side_sure = False
     if pos > 0:
         winning = _winner_offset(path, start, pos)
-        winner_strength = _strength(path[start + winning], led)
+        winner_card = path[start + winning]
+        winner_strength = _strength(winner_card, led)
         winner_seat = (leader + winning) % players
-        partner_winning = ((attack_mask >> winner_seat) & 1 == 1) == is_max
+        if ((attack_mask >> winner_seat) & 1 == 1) == is_max:
+            side_sure = not _opponent_can_beat(
+                hands_lo,
+                hands_hi,
+                leader,
+                pos,
+                players,
+                attack_mask,
+                is_max,
+                winner_card,
+                led,
+                top,
+            )
     n_moves = 0
     word = legal_lo
     while word != ZERO:
@@ -300,17 +491,33 @@ def _ordered_moves(
         n_moves += 1
     for k in range(n_moves):
         card = moves[d, k]
-        strength = _strength(card, led)
+        card_led = led if led != NOT_LED else suit_of(card)
+        strength = _strength(card, card_led)
+        card_top = top
+        if card > EXCUSE and card - EXCUSE > card_top:
+            card_top = card - EXCUSE
+        cost = _HALF_POINT if card == EXCUSE else half_points[card]
         if card == first_move:
-            key = 4 * INFINITY
-        elif pos == 0:
-            key = strength
-        elif partner_winning:
-            key = 2 * INFINITY + 64 * half_points[card] - strength
-        elif strength > winner_strength:
-            key = 3 * INFINITY - strength
+            key = 6 * INFINITY
+        elif side_sure:
+            key = 4 * INFINITY + 64 * half_points[card] - strength
+        elif strength > winner_strength and not _opponent_can_beat(
+            hands_lo,
+            hands_hi,
+            leader,
+            pos,
+            players,
+            attack_mask,
+            is_max,
+            card,
+            card_led,
+            card_top,
+        ):
+            key = 5 * INFINITY + 64 * half_points[card] - strength
+        elif strength > winner_strength and pos > 0:
+            key = 3 * INFINITY - 64 * cost - strength
         else:
-            key = INFINITY - 64 * half_points[card] - strength
+            key = INFINITY - 64 * cost - strength
         j = k
         while j > 0 and move_keys[d, j - 1] < key:
             move_keys[d, j] = move_keys[d, j - 1]
@@ -335,14 +542,13 @@ def _search(
     beta: int,
     half_points: Any,
     p: Any,
-    keys: Any,
-    lower: Any,
-    upper: Any,
-    table_move: Any,
-    bits: int,
+    table: Any,
+    epoch: np.uint64,
     frames: Any,
     moves: Any,
     move_keys: Any,
+    node_keys: Any,
+    node_hashes: Any,
     counters: Any,
 ) -> int:
     """Attack half points of the position, by fail-soft alpha-beta in ``(alpha, beta)``.
@@ -350,7 +556,12 @@ def _search(
     ``path[:trick_len]`` holds the cards of the current trick; the cards played in the search
     follow them. ``root_card`` ≥ 0 limits the seat to play to that card (the value of one
     move). ``hands_*`` and ``path`` are changed during the search and restored at its end.
+    ``table``: the transposition table (see :class:`_Table`); its entries of another
+    ``epoch`` count as empty.
     """
+    keys, lower, upper, table_move, entry_left = table
+    bits = 64 - leading_zeros(np.uint64(lower.shape[0])) - 1
+    width = 2 * players + _KEY_EXTRA
     left = 0
     rest = 0
     for seat in range(players):
@@ -380,12 +591,12 @@ def _search(
             resolved = False
             first_move = -1
             store = pos == 0 and not (d == 0 and root_card >= 0)
+            start = trick_len + d - pos
             if frames[d, _LEFT] == 0:
                 result = acc
                 resolved = True
             elif pos == 0 and frames[d, _LEFT] == players:
                 # The last trick: one card in each hand, nothing to choose.
-                start = trick_len + d
                 for k in range(players):
                     seat = (node_leader + k) % players
                     path[start + k] = lowest(hands_lo[seat], hands_hi[seat])
@@ -394,27 +605,42 @@ def _search(
                     path, start, players, node_leader, winner, attack_mask, True, half_points
                 )
                 resolved = True
-            elif pos == 0 and acc >= b:
-                result = acc  # the attack keeps what it has taken
-                resolved = True
-            elif pos == 0 and acc + frames[d, _REST] <= a:
-                result = acc + frames[d, _REST]  # even every card left is not enough
-                resolved = True
-            elif store:
-                slot = _table_find(keys, hands_lo, hands_hi, players, node_leader, bits)
-                if slot >= 0:
-                    low = lower[slot] + acc
-                    high = upper[slot] + acc
-                    first_move = table_move[slot]
-                    if low >= b or low == high:
-                        result = low
-                        resolved = True
-                    elif high <= a:
-                        result = high
-                        resolved = True
-                    else:
-                        a = max(a, low)
-                        b = min(b, high)
+            elif pos > 0:
+                # Inside a trick: the attack keeps what it has, and takes at most every card
+                # still in the hands and in the trick.
+                high = acc + frames[d, _REST]
+                for k in range(pos):
+                    high += half_points[path[start + k]]
+                if acc >= b:
+                    result = acc
+                    resolved = True
+                elif high <= a:
+                    result = high
+                    resolved = True
+            else:
+                sure_attack, sure_defence = _sure_half_points(
+                    hands_hi, players, attack_mask, half_points
+                )
+                low = acc + sure_attack
+                high = acc + frames[d, _REST] - sure_defence
+                if store and low < b and high > a:
+                    h = _boundary_key(hands_lo, hands_hi, players, node_leader, epoch, node_keys[d])
+                    node_hashes[d] = h
+                    slot = _table_find(keys, h, node_keys[d], width, bits)
+                    if slot >= 0:
+                        low = max(low, lower[slot] + acc)
+                        high = min(high, upper[slot] + acc)
+                        u_lo, u_hi = _union(hands_lo, hands_hi, players)
+                        first_move = _card_of_code(table_move[slot], u_lo, u_hi)
+                if low >= b or low == high:
+                    result = low
+                    resolved = True
+                elif high <= a:
+                    result = high
+                    resolved = True
+                else:
+                    a = max(a, low)
+                    b = min(b, high)
             if resolved:
                 if d == 0:
                     return result
@@ -441,7 +667,7 @@ def _search(
                         hands_lo,
                         hands_hi,
                         path,
-                        trick_len + d - pos,
+                        start,
                         pos,
                         node_leader,
                         seat,
@@ -513,19 +739,20 @@ def _search(
         # Every card tried, or a cut: keep the bounds at a trick boundary, return the value.
         best = frames[d, _BEST]
         if frames[d, _STORE] == 1:
-            node_leader = frames[d, _LEADER]
-            slot = _table_find(keys, hands_lo, hands_hi, players, node_leader, bits)
+            key = node_keys[d]
+            h = node_hashes[d]
+            slot = _table_find(keys, h, key, width, bits)
             if slot < 0:
-                # Two entries a bucket: the first keeps the longer endgames, the second
-                # takes whatever the first does not.
-                slot = _table_slot(hands_lo, hands_hi, players, node_leader, bits) & ~1
-                if np.uint64(frames[d, _LEFT]) < keys[slot, 2 * players + 1]:
+                # Two entries a bucket: the first keeps the longer endgames of this solve, the
+                # second takes whatever the first does not.
+                slot = int(h >> np.uint64(64 - bits)) & ~1
+                if keys[slot, width - 1] >> np.uint64(8) == epoch and (
+                    frames[d, _LEFT] < entry_left[slot]
+                ):
                     slot += 1
-                for seat in range(players):
-                    keys[slot, 2 * seat] = hands_lo[seat]
-                    keys[slot, 2 * seat + 1] = hands_hi[seat]
-                keys[slot, 2 * players] = np.uint64(node_leader + 1)
-                keys[slot, 2 * players + 1] = np.uint64(frames[d, _LEFT])
+                for k in range(width):
+                    keys[slot, k] = key[k]
+                entry_left[slot] = frames[d, _LEFT]
                 lower[slot] = -INFINITY
                 upper[slot] = INFINITY
             # Fail-soft: at or below the window an upper bound, at or above it a lower bound,
@@ -535,12 +762,52 @@ def _search(
                 lower[slot] = max(lower[slot], relative)
             if best < frames[d, _BETA0]:
                 upper[slot] = min(upper[slot], relative)
-            table_move[slot] = frames[d, _BEST_MOVE]
+            u_lo, u_hi = _union(hands_lo, hands_hi, players)
+            best_move = frames[d, _BEST_MOVE]
+            table_move[slot] = -1 if best_move < 0 else _card_code(best_move, u_lo, u_hi)
         result = best
         if d == 0:
             return result
         d -= 1
         child_value = True
+
+
+class _Table(NamedTuple):
+    """The transposition table: ``keys`` (one row per entry, see :func:`_boundary_key`), the
+    bounds ``lower`` and ``upper`` of the attack's half points still to take, the best card
+    found (``move``, renumbered) and the cards left at the entry (``left``)."""
+
+    keys: npt.NDArray[np.uint64]
+    lower: npt.NDArray[np.int64]
+    upper: npt.NDArray[np.int64]
+    move: npt.NDArray[np.int64]
+    left: npt.NDArray[np.int64]
+
+
+def new_table(players: int, bits: int = TABLE_BITS_MAX) -> _Table:
+    """An empty transposition table of ``2 ** bits`` entries for ``players`` seats."""
+    entries = 1 << bits
+    return _Table(
+        np.zeros((entries, 2 * players + _KEY_EXTRA), dtype=np.uint64),
+        np.zeros(entries, dtype=np.int64),
+        np.zeros(entries, dtype=np.int64),
+        np.zeros(entries, dtype=np.int64),
+        np.zeros(entries, dtype=np.int64),
+    )
+
+
+_tables = threading.local()
+
+
+def _table_for(players: int, bits: int) -> tuple[_Table, np.uint64]:
+    """This thread's table for ``players`` seats and ``bits``, and a new epoch: the entries
+    of earlier solves then count as empty, and the table needs no clearing."""
+    cache: dict[tuple[int, int], list[Any]] = _tables.__dict__.setdefault("cache", {})
+    if (players, bits) not in cache:
+        cache[(players, bits)] = [new_table(players, bits), 0]
+    held = cache[(players, bits)]
+    held[1] += 1
+    return held[0], np.uint64(held[1])
 
 
 def _card_of(token: str | int, where: str) -> int:
@@ -736,15 +1003,13 @@ def solve(
     left = position.cards_left
     tricks_left = -(-(left + position.trick_len) // players)
     bits = min(TABLE_BITS_MAX, TABLE_BITS_MIN + tricks_left)
-    entries = 1 << bits
-    keys = np.zeros((entries, 2 * players + _KEY_EXTRA), dtype=np.uint64)
-    lower = np.zeros(entries, dtype=np.int64)
-    upper = np.zeros(entries, dtype=np.int64)
-    table_move = np.zeros(entries, dtype=np.int64)
+    table, epoch = _table_for(players, bits)
     depth = left + 1
     frames = np.zeros((depth, _N_FIELDS), dtype=np.int64)
     moves = np.zeros((depth, MAX_MOVES), dtype=np.int64)
     move_keys = np.zeros((depth, MAX_MOVES), dtype=np.int64)
+    node_keys = np.zeros((depth, 2 * players + _KEY_EXTRA), dtype=np.uint64)
+    node_hashes = np.zeros(depth, dtype=np.uint64)
     counters = np.zeros(1, dtype=np.int64)
 
     def search(root_card: int, alpha: int, beta: int, at: _Position = position) -> int:
@@ -762,14 +1027,13 @@ def solve(
                 beta,
                 tables.half_points,
                 tables.params,
-                keys,
-                lower,
-                upper,
-                table_move,
-                bits,
+                table,
+                epoch,
                 frames,
                 moves,
                 move_keys,
+                node_keys,
+                node_hashes,
                 counters,
             )
         )

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from tarot_analysis import cards
-from tarot_analysis._jit import popcount, trailing_zeros
+from tarot_analysis._jit import leading_zeros, popcount, trailing_zeros
 
 ZERO: Final = np.uint64(0)
 ONE: Final = np.uint64(1)
@@ -67,10 +67,7 @@ def lowest(lo: np.uint64, hi: np.uint64) -> int:
 @njit(inline="always")
 def highest_bit(x: np.uint64) -> int:
     """Index of the highest set bit of a non-zero word."""
-    index = 63
-    while (x >> np.uint64(index)) & ONE == ZERO:
-        index -= 1
-    return index
+    return 63 - leading_zeros(x)
 
 
 @njit(inline="always")
