@@ -10,12 +10,25 @@ half a point to the trick's winner when the two sides differ; the Excuse played 
 trick goes to that trick's winner. The chelem's special cases are left out.
 
 The search is fail-soft alpha-beta over the cards, written with an explicit stack (no
-recursion), run with null windows that halve the range of the value until it is exact. A
-transposition table at trick boundaries, keyed by every seat's remaining cards and the leader,
-keeps bounds and the best card, which is tried first; cards of one hand that no card in play
+recursion, so numba's cache keeps it), run with null windows that halve the range of the value
+until it is exact. At each trick boundary:
+
+- bounds: the attack keeps what it has taken and takes at most every card left; the side
+  holding the highest trump is sure of its trumps above the other side's, and of at least half
+  a point from each of the other side's cards in those tricks;
+- a transposition table, shared by the searches of one solve, keeps bounds and the best card.
+  Its key renumbers the cards by rank among those left, so positions that differ only by which
+  cards are gone share an entry; and, as in partition search (Ginsberg's, as bridge solvers
+  use it), an entry keeps only the ranks of each suit down to the lowest card that won a trick
+  by its rank in the search below it (face cards always): the low cards under them may lie in
+  any hand of the same lengths, and the entry still holds.
+
+Moves are ordered: the table's card; cards the other side cannot beat after them, most points
+first; to a trick the own side is sure to win, the cards of most points; the cheapest card
+that wins for now; then the cards that cost least. Cards of one hand that no card in play
 separates (same suit, next in rank, same points) are tried once. The best cards are the root
-cards whose null-window search reaches the value; the Petit au bout is read from one
-principal variation played out card by card.
+cards whose null-window search reaches the value; the Petit au bout is read from one principal
+variation played out card by card.
 
 >>> from tarot_analysis.rules import load_rules
 >>> solution = solve(load_rules("fft-4"), ["21 KH", "1 QH", "2 1H", "3 2H"], leader=0, attack={0})
@@ -66,7 +79,16 @@ from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
 
-__all__ = ["Solution", "legal_plays", "solve", "trick_winner"]
+__all__ = [
+    "DoubleDummy",
+    "SearchStopped",
+    "Solution",
+    "best_card",
+    "double_dummy",
+    "legal_plays",
+    "solve",
+    "trick_winner",
+]
 
 #: Half points of the low card the side owing the Excuse gives the trick's winner (0.5 point).
 EXCUSE_COMPENSATION_HALF: Final = 1
@@ -77,6 +99,9 @@ MAX_MOVES: Final = 32
 #: Entries of the transposition table: 2 ** bits, more bits for longer endgames.
 TABLE_BITS_MIN: Final = 12
 TABLE_BITS_MAX: Final = 18
+#: ``root_card`` of :func:`_search` that searches every card at the root; and none given.
+ROOT_SEARCH: Final = -2
+_NO_ROOT_CARD: Final = -1
 #: ``Solution.petit_au_bout``: the side that took the Petit at the last trick.
 PETIT_AU_BOUT_ATTACK: Final = 1
 PETIT_AU_BOUT_DEFENCE: Final = 0
@@ -100,21 +125,37 @@ _STORE = 13  # 1: a trick boundary whose value goes to the table
 _ALPHA0 = 14  # the window the node was searched in
 _BETA0 = 15
 _REST = 16  # half points of the cards still in the hands
-_N_FIELDS = 17
+_SLOT = 17  # the table entry found on entering a trick boundary, −1 none
+_N_FIELDS = 18
 
-# Fields of the counters array.
+# Fields of the counters array: positions searched, and the most to search (0: no limit).
 _NODES = 0
+_NODE_LIMIT = 1
+#: What :func:`_search` returns when it stops at the node limit.
+_STOPPED: Final = -4 * INFINITY
 
-# The table: entries by pairs (a bucket); each key is every seat's hand renumbered (see
-# _boundary_key), then the face cards and bouts left, then the epoch and the leader + 1.
-_BUCKET = 2
-_KEY_EXTRA = 2
+# The table: entries by buckets of four. The fields of a key (see _boundary_key): the epoch,
+# the seats of the attack and the leader + 1; each hand's length in each suit (four seats a
+# word); the face cards and bouts left; each hand's trumps and Excuse; then the ranks that
+# matter and each hand's suit cards on those ranks.
+_BUCKET = 4
+_EPOCH_SHIFT = np.uint64(16)
+_K_LEADER = 0
+_K_LENGTHS = 1
+_K_SIGNATURE = 3
+_K_HI = 4
+_SEATS_A_WORD = 4
+_SUIT_BLOCK = np.uint64((1 << 14) - 1)
 _N_SUITS = 4
 _FACES_LO = KINGS_LO | QUEENS_LO | KNIGHTS_LO | JACKS_LO
 _HALF_POINT = 1  # the least a card is worth, in half points
 _HASH_MULTIPLIER_LO = np.uint64(0x9E3779B97F4A7C15)
 _HASH_MULTIPLIER_HI = np.uint64(0xC2B2AE3D27D4EB4F)
 _TRUMP_STRENGTH = 100  # any trump ranks above any suit card when ordering moves
+
+
+class SearchStopped(RuntimeError):
+    """A solve reached its ``max_nodes`` before it knew the exact value."""
 
 
 @dataclass(frozen=True)
@@ -173,6 +214,41 @@ def _winner_offset(path: Any, start: int, count: int) -> int:
             best_strength = strength
             best = k
     return best
+
+
+@njit(inline="always")
+def _won_by_rank(path: Any, start: int, count: int, offset: int) -> np.uint64:
+    """The card that won the trick ``path[start : start + count]`` (at ``offset``) as a set,
+    if it won by its rank in a suit no trump was played to; otherwise the empty set."""
+    led, top = _led_and_top(path, start, count)
+    if led in (NOT_LED, TRUMP_LED) or top > 0:
+        return ZERO
+    return ONE << np.uint64(path[start + offset])
+
+
+@njit(inline="always")
+def _petit_live(hands_hi: Any, players: int, path: Any, start: int, pos: int) -> bool:
+    """Whether the Petit is still in a hand or in the trick being played."""
+    petit_hi = ONE << np.uint64(PETIT - N_SUIT_CARDS)
+    for seat in range(players):
+        if hands_hi[seat] & petit_hi != ZERO:
+            return True
+    for k in range(pos):  # noqa: SIM110 (a generator needs numba's reference counting)
+        if path[start + k] == PETIT:
+            return True
+    return False
+
+
+@njit(inline="always")
+def _petit_at_last(
+    path: Any, start: int, players: int, winner: int, attack_mask: int, bonus: int
+) -> int:
+    """``bonus`` for the attack (negative for the defence) if the Petit is in the last trick
+    ``path[start : start + players]``, won by ``winner``."""
+    for k in range(players):
+        if path[start + k] == PETIT:
+            return bonus if (attack_mask >> winner) & 1 == 1 else -bonus
+    return 0
 
 
 @njit(inline="always")
@@ -252,31 +328,48 @@ def _compress(h: np.uint64, u: np.uint64, chunks: int) -> np.uint64:
 
 @njit(inline="always")
 def _boundary_key(
-    hands_lo: Any, hands_hi: Any, players: int, leader: int, epoch: np.uint64, key: Any
+    hands_lo: Any,
+    hands_hi: Any,
+    players: int,
+    leader: int,
+    attack_mask: int,
+    epoch: np.uint64,
+    key: Any,
 ) -> np.uint64:
-    """Write the table key of a trick boundary into ``key`` and return its hash.
+    """Write the key of a trick boundary into ``key`` and return the hash of its fixed part.
 
     Cards are renumbered within their suit by rank among the cards still in the hands (the
-    trumps from 1, the Excuse kept at 0), so positions that differ only by which cards are
-    gone share an entry: who wins a trick depends on the order of the cards, not on their
-    names. Their points do: the key also holds which face cards and which bouts are left.
+    trumps from 1, the Excuse kept at 0): who wins a trick depends on the order of the
+    cards, not on their names. Their points do: the key holds which face cards and bouts
+    are left. The fixed part (see the ``_K_*`` fields) is matched exactly: leader, each
+    hand's length in each suit, trumps and Excuse, face cards and bouts left. The suit
+    cards, renumbered, go to ``key[_k_lo(players) + seat]``: an entry matches them only on
+    the ranks its search found to matter (see :func:`_relevant_ranks`).
     """
     u_lo, u_hi = _union(hands_lo, hands_hi, players)
+    key[_K_LENGTHS] = ZERO
+    key[_K_LENGTHS + 1] = ZERO
+    lo = _k_lo(players)
     for seat in range(players):
-        key[2 * seat] = _compress(hands_lo[seat], u_lo, _LO_CHUNKS)
+        key[lo + seat] = _compress(hands_lo[seat], u_lo, _LO_CHUNKS)
         # The Excuse stays at bit 0, the trumps from bit 1.
         excuse = hands_hi[seat] & EXCUSE_HI
-        key[2 * seat + 1] = excuse | (_compress(hands_hi[seat] >> ONE, u_hi >> ONE, 3) << ONE)
+        key[_K_HI + seat] = excuse | (_compress(hands_hi[seat] >> ONE, u_hi >> ONE, 3) << ONE)
+        word = _K_LENGTHS + seat // _SEATS_A_WORD
+        for suit in range(_N_SUITS):
+            length = np.uint64(popcount(hands_lo[seat] & SUIT_LO[suit]))
+            shift = np.uint64(16 * (seat % _SEATS_A_WORD) + 4 * suit)
+            key[word] |= length << shift
     petit = (u_hi >> np.uint64(PETIT - N_SUIT_CARDS)) & ONE
     twenty_one = (u_hi >> np.uint64(TWENTY_ONE - N_SUIT_CARDS)) & ONE
-    key[2 * players] = (
+    key[_K_SIGNATURE] = (
         (u_lo & _FACES_LO)
         | (petit << np.uint64(N_SUIT_CARDS))
         | (twenty_one << np.uint64(N_SUIT_CARDS + 1))
     )
-    key[2 * players + 1] = (epoch << np.uint64(8)) | np.uint64(leader + 1)
-    h = key[2 * players + 1] * _HASH_MULTIPLIER_HI
-    for k in range(2 * players + 1):
+    key[_K_LEADER] = (epoch << _EPOCH_SHIFT) | np.uint64(attack_mask << 8) | np.uint64(leader + 1)
+    h = key[_K_LEADER] * _HASH_MULTIPLIER_HI
+    for k in range(1, _K_HI + players):
         h = (h ^ key[k]) * _HASH_MULTIPLIER_LO
         h ^= h >> np.uint64(29)
     h *= _HASH_MULTIPLIER_HI
@@ -284,18 +377,118 @@ def _boundary_key(
 
 
 @njit(inline="always")
-def _table_find(keys: Any, h: np.uint64, key: Any, width: int, bits: int) -> int:
-    """The table entry holding ``key``, −1 if neither entry of its bucket does."""
-    slot = int(h >> np.uint64(64 - bits)) & ~1
-    for entry in range(slot, slot + _BUCKET):
-        found = True
-        for k in range(width - 1, -1, -1):
-            if keys[entry, k] != key[k]:
-                found = False
-                break
-        if found:
+def _k_lo(players: int) -> int:
+    """Index in a key of seat 0's suit cards, after the ranks that matter (``_k_lo − 1``)."""
+    return _K_HI + players + 1
+
+
+@njit(inline="always")
+def _entry_matches(keys: Any, entry: int, key: Any, players: int) -> bool:
+    """Whether table entry ``entry`` holds the position of ``key``: the fixed part equal,
+    and each hand's suit cards equal on the ranks the entry keeps."""
+    for k in range(_K_HI + players):
+        if keys[entry, k] != key[k]:
+            return False
+    lo = _k_lo(players)
+    ranks = keys[entry, lo - 1]
+    for seat in range(players):  # noqa: SIM110 (a generator needs numba's reference counting)
+        if key[lo + seat] & ranks != keys[entry, lo + seat]:
+            return False
+    return True
+
+
+@njit(inline="always")
+def _table_find(keys: Any, h: np.uint64, key: Any, players: int, bits: int) -> int:
+    """The first table entry of the bucket of ``h`` that holds ``key``'s position, −1 if none."""
+    bucket = int(h >> np.uint64(64 - bits)) & ~(_BUCKET - 1)
+    for entry in range(bucket, bucket + _BUCKET):
+        if _entry_matches(keys, entry, key, players):
             return entry
     return -1
+
+
+@njit(inline="always")
+def _relevant_ranks(relevant: np.uint64, u_lo: np.uint64) -> np.uint64:
+    """The renumbered ranks (see :func:`_boundary_key`) that a search has found to matter.
+
+    ``relevant``: suit cards that won a trick by their rank in the search. In each suit,
+    those ranks and every rank above them, with the face cards always (they are worth more
+    than the others): below them, cards of one hand can be swapped for any other of the
+    same suit without changing a trick's winner or its points.
+    """
+    ranks = ZERO
+    for suit in range(_N_SUITS):
+        cards_left = u_lo & SUIT_LO[suit]
+        if cards_left == ZERO:
+            continue
+        count = popcount(cards_left)
+        first = count - popcount(cards_left & _FACES_LO)
+        winners = relevant & cards_left
+        if winners != ZERO:
+            lowest_winner = winners & (~winners + ONE)
+            first = min(first, popcount(cards_left & (lowest_winner - ONE)))
+        span = ((ONE << np.uint64(count)) - ONE) & ~((ONE << np.uint64(first)) - ONE)
+        ranks |= span << np.uint64(suit * cards.N_RANKS)
+    return ranks
+
+
+@njit(inline="always")
+def _relevant_cards(ranks: np.uint64, u_lo: np.uint64) -> np.uint64:
+    """The cards left at the lowest rank of ``ranks`` in each suit (inverse of
+    :func:`_relevant_ranks`, as far as it needs to be)."""
+    relevant = ZERO
+    for suit in range(_N_SUITS):
+        block = (ranks >> np.uint64(suit * cards.N_RANKS)) & _SUIT_BLOCK
+        if block == ZERO:
+            continue
+        word = u_lo & SUIT_LO[suit]
+        for _ in range(trailing_zeros(block)):
+            word &= word - ONE
+        relevant |= word & (~word + ONE)
+    return relevant
+
+
+@njit(inline="always")
+def _table_store(
+    keys: Any,
+    entry_left: Any,
+    h: np.uint64,
+    key: Any,
+    players: int,
+    bits: int,
+    epoch: np.uint64,
+    hint: int,
+    ranks: np.uint64,
+    left: int,
+) -> tuple[int, bool]:
+    """The entry to keep a node's bounds in, and whether it is new.
+
+    The entry found when the node was entered, if it still holds the position: its bounds
+    stay (they hold on fewer positions once it keeps more ranks). Otherwise an entry of the
+    bucket: one of an earlier solve, or the one with the fewest cards left.
+    """
+    lo = _k_lo(players)
+    if hint >= 0 and _entry_matches(keys, hint, key, players):
+        ranks |= keys[hint, lo - 1]
+        keys[hint, lo - 1] = ranks
+        for seat in range(players):
+            keys[hint, lo + seat] = key[lo + seat] & ranks
+        return hint, False
+    bucket = int(h >> np.uint64(64 - bits)) & ~(_BUCKET - 1)
+    victim = bucket
+    for entry in range(bucket, bucket + _BUCKET):
+        if keys[entry, _K_LEADER] >> _EPOCH_SHIFT != epoch:
+            victim = entry
+            break
+        if entry_left[entry] < entry_left[victim]:
+            victim = entry
+    for k in range(_K_HI + players):
+        keys[victim, k] = key[k]
+    keys[victim, lo - 1] = ranks
+    for seat in range(players):
+        keys[victim, lo + seat] = key[lo + seat] & ranks
+    entry_left[victim] = left
+    return victim, True
 
 
 @njit(inline="always")
@@ -540,6 +733,7 @@ def _search(
     root_card: int,
     alpha: int,
     beta: int,
+    petit_bonus: int,
     half_points: Any,
     p: Any,
     table: Any,
@@ -549,19 +743,27 @@ def _search(
     move_keys: Any,
     node_keys: Any,
     node_hashes: Any,
+    relevant: Any,
     counters: Any,
 ) -> int:
     """Attack half points of the position, by fail-soft alpha-beta in ``(alpha, beta)``.
 
     ``path[:trick_len]`` holds the cards of the current trick; the cards played in the search
     follow them. ``root_card`` ≥ 0 limits the seat to play to that card (the value of one
-    move). ``hands_*`` and ``path`` are changed during the search and restored at its end.
-    ``table``: the transposition table (see :class:`_Table`); its entries of another
-    ``epoch`` count as empty.
+    move); :data:`ROOT_SEARCH` searches every card of the seat to play, even when the value
+    is known without (the best card is then ``frames[0, _BEST_MOVE]``). ``petit_bonus``:
+    half points added to the value when the attack takes the last trick with the Petit in
+    it, taken off when the defence does (0: card points only). ``hands_*`` and ``path`` are
+    changed during the search and restored at its end. ``table``: the transposition table
+    (see :class:`_Table`); its entries of another ``epoch`` count as empty, and one epoch
+    keeps one ``half_points``, ``p`` and ``petit_bonus``. ``relevant[d, 0]`` gathers the
+    suit cards that won a trick by rank in the search below depth ``d`` (what the table's
+    entries must match on); ``relevant[d, 1]`` is the card that won the trick the card tried
+    at depth ``d`` ended. ``counters``: positions searched so far, and a limit (0: none)
+    past which the search gives the cards back and returns ``_STOPPED``.
     """
     keys, lower, upper, table_move, entry_left = table
     bits = 64 - leading_zeros(np.uint64(lower.shape[0])) - 1
-    width = 2 * players + _KEY_EXTRA
     left = 0
     rest = 0
     for seat in range(players):
@@ -576,6 +778,7 @@ def _search(
     frames[0, _LEFT] = left
     d = 0
     result = 0
+    result_relevant = ZERO
     entering = True
     child_value = False
     while True:
@@ -583,6 +786,13 @@ def _search(
             entering = False
             child_value = False
             counters[_NODES] += 1
+            if counters[_NODE_LIMIT] > 0 and counters[_NODES] > counters[_NODE_LIMIT]:
+                # Out of budget: give every card tried on the stack back, and stop.
+                for k in range(d):
+                    card_lo, card_hi = bit_of(frames[k, _CARD])
+                    hands_lo[frames[k, _SEAT]] |= card_lo
+                    hands_hi[frames[k, _SEAT]] |= card_hi
+                return _STOPPED
             pos = frames[d, _POS]
             node_leader = frames[d, _LEADER]
             acc = frames[d, _ACC]
@@ -590,29 +800,40 @@ def _search(
             b = frames[d, _BETA]
             resolved = False
             first_move = -1
-            store = pos == 0 and not (d == 0 and root_card >= 0)
+            frames[d, _SLOT] = -1
+            relevant[d, 0] = ZERO
+            store = pos == 0 and not (d == 0 and root_card != _NO_ROOT_CARD)
             start = trick_len + d - pos
+            # What the Petit at the last trick may still add or take off.
+            swing = 0
+            if petit_bonus != 0 and _petit_live(hands_hi, players, path, start, pos):
+                swing = petit_bonus
             if frames[d, _LEFT] == 0:
                 result = acc
                 resolved = True
+            elif d == 0 and root_card == ROOT_SEARCH:
+                pass
             elif pos == 0 and frames[d, _LEFT] == players:
                 # The last trick: one card in each hand, nothing to choose.
                 for k in range(players):
                     seat = (node_leader + k) % players
                     path[start + k] = lowest(hands_lo[seat], hands_hi[seat])
-                winner = (node_leader + _winner_offset(path, start, players)) % players
+                offset = _winner_offset(path, start, players)
+                winner = (node_leader + offset) % players
                 result = acc + _trick_half_points(
                     path, start, players, node_leader, winner, attack_mask, True, half_points
                 )
+                result += _petit_at_last(path, start, players, winner, attack_mask, petit_bonus)
+                relevant[d, 0] = _won_by_rank(path, start, players, offset)
                 resolved = True
             elif pos > 0:
                 # Inside a trick: the attack keeps what it has, and takes at most every card
                 # still in the hands and in the trick.
-                high = acc + frames[d, _REST]
+                high = acc + frames[d, _REST] + swing
                 for k in range(pos):
                     high += half_points[path[start + k]]
-                if acc >= b:
-                    result = acc
+                if acc - swing >= b:
+                    result = acc - swing
                     resolved = True
                 elif high <= a:
                     result = high
@@ -621,17 +842,22 @@ def _search(
                 sure_attack, sure_defence = _sure_half_points(
                     hands_hi, players, attack_mask, half_points
                 )
-                low = acc + sure_attack
-                high = acc + frames[d, _REST] - sure_defence
+                low = acc + sure_attack - swing
+                high = acc + frames[d, _REST] - sure_defence + swing
                 if store and low < b and high > a:
-                    h = _boundary_key(hands_lo, hands_hi, players, node_leader, epoch, node_keys[d])
+                    h = _boundary_key(
+                        hands_lo, hands_hi, players, node_leader, attack_mask, epoch, node_keys[d]
+                    )
                     node_hashes[d] = h
-                    slot = _table_find(keys, h, node_keys[d], width, bits)
+                    slot = _table_find(keys, h, node_keys[d], players, bits)
+                    frames[d, _SLOT] = slot
                     if slot >= 0:
                         low = max(low, lower[slot] + acc)
                         high = min(high, upper[slot] + acc)
                         u_lo, u_hi = _union(hands_lo, hands_hi, players)
                         first_move = _card_of_code(table_move[slot], u_lo, u_hi)
+                        ranks = keys[slot, _k_lo(players) - 1]
+                        relevant[d, 0] = _relevant_cards(ranks, u_lo)
                 if low >= b or low == high:
                     result = low
                     resolved = True
@@ -644,6 +870,7 @@ def _search(
             if resolved:
                 if d == 0:
                     return result
+                result_relevant = relevant[d, 0]
                 d -= 1
                 child_value = True
             else:
@@ -688,6 +915,7 @@ def _search(
             card_lo, card_hi = bit_of(card)
             hands_lo[seat] |= card_lo
             hands_hi[seat] |= card_hi
+            relevant[d, 0] |= result_relevant | relevant[d, 1]
             if frames[d, _IS_MAX] == 1:
                 if result > frames[d, _BEST]:
                     frames[d, _BEST] = result
@@ -712,6 +940,7 @@ def _search(
             frames[child, _REST] = frames[d, _REST] - half_points[card]
             frames[child, _ALPHA] = frames[d, _ALPHA]
             frames[child, _BETA] = frames[d, _BETA]
+            relevant[d, 1] = ZERO
             if pos + 1 < players:
                 frames[child, _POS] = pos + 1
                 frames[child, _LEADER] = frames[d, _LEADER]
@@ -719,7 +948,9 @@ def _search(
             else:
                 start = trick_len + d + 1 - players
                 trick_leader = frames[d, _LEADER]
-                winner = (trick_leader + _winner_offset(path, start, players)) % players
+                offset = _winner_offset(path, start, players)
+                relevant[d, 1] = _won_by_rank(path, start, players, offset)
+                winner = (trick_leader + offset) % players
                 gained = _trick_half_points(
                     path,
                     start,
@@ -730,6 +961,8 @@ def _search(
                     frames[child, _LEFT] == 0,
                     half_points,
                 )
+                if frames[child, _LEFT] == 0:
+                    gained += _petit_at_last(path, start, players, winner, attack_mask, petit_bonus)
                 frames[child, _POS] = 0
                 frames[child, _LEADER] = winner
                 frames[child, _ACC] = frames[d, _ACC] + gained
@@ -738,23 +971,27 @@ def _search(
             continue
         # Every card tried, or a cut: keep the bounds at a trick boundary, return the value.
         best = frames[d, _BEST]
+        result_relevant = relevant[d, 0]
         if frames[d, _STORE] == 1:
             key = node_keys[d]
-            h = node_hashes[d]
-            slot = _table_find(keys, h, key, width, bits)
-            if slot < 0:
-                # Two entries a bucket: the first keeps the longer endgames of this solve, the
-                # second takes whatever the first does not.
-                slot = int(h >> np.uint64(64 - bits)) & ~1
-                if keys[slot, width - 1] >> np.uint64(8) == epoch and (
-                    frames[d, _LEFT] < entry_left[slot]
-                ):
-                    slot += 1
-                for k in range(width):
-                    keys[slot, k] = key[k]
-                entry_left[slot] = frames[d, _LEFT]
+            u_lo, u_hi = _union(hands_lo, hands_hi, players)
+            ranks = _relevant_ranks(result_relevant, u_lo)
+            slot, fresh = _table_store(
+                keys,
+                entry_left,
+                node_hashes[d],
+                key,
+                players,
+                bits,
+                epoch,
+                frames[d, _SLOT],
+                ranks,
+                frames[d, _LEFT],
+            )
+            if fresh:
                 lower[slot] = -INFINITY
                 upper[slot] = INFINITY
+            result_relevant = _relevant_cards(keys[slot, _k_lo(players) - 1], u_lo)
             # Fail-soft: at or below the window an upper bound, at or above it a lower bound,
             # inside it the exact value.
             relative = best - frames[d, _ACC]
@@ -762,7 +999,6 @@ def _search(
                 lower[slot] = max(lower[slot], relative)
             if best < frames[d, _BETA0]:
                 upper[slot] = min(upper[slot], relative)
-            u_lo, u_hi = _union(hands_lo, hands_hi, players)
             best_move = frames[d, _BEST_MOVE]
             table_move[slot] = -1 if best_move < 0 else _card_code(best_move, u_lo, u_hi)
         result = best
@@ -788,7 +1024,7 @@ def new_table(players: int, bits: int = TABLE_BITS_MAX) -> _Table:
     """An empty transposition table of ``2 ** bits`` entries for ``players`` seats."""
     entries = 1 << bits
     return _Table(
-        np.zeros((entries, 2 * players + _KEY_EXTRA), dtype=np.uint64),
+        np.zeros((entries, _k_lo(players) + players), dtype=np.uint64),
         np.zeros(entries, dtype=np.int64),
         np.zeros(entries, dtype=np.int64),
         np.zeros(entries, dtype=np.int64),
@@ -808,6 +1044,100 @@ def _table_for(players: int, bits: int) -> tuple[_Table, np.uint64]:
     held = cache[(players, bits)]
     held[1] += 1
     return held[0], np.uint64(held[1])
+
+
+class DoubleDummy(NamedTuple):
+    """The arrays of double-dummy searches run from compiled code (see :func:`best_card`),
+    allocated once by :func:`double_dummy`. The caller writes the position into ``hands_lo``,
+    ``hands_hi`` (one word each per seat) and ``path`` (the cards of the trick so far)."""
+
+    table: _Table
+    hands_lo: Any
+    hands_hi: Any
+    path: Any
+    frames: Any
+    moves: Any
+    move_keys: Any
+    node_keys: Any
+    node_hashes: Any
+    relevant: Any
+    counters: Any
+
+
+@njit(cache=True)
+def double_dummy(players: int, bits: int) -> DoubleDummy:
+    """Arrays for searches of ``players`` seats with a table of ``2 ** bits`` entries."""
+    entries = 1 << bits
+    width = _k_lo(players) + players
+    depth = cards.N_CARDS + 1
+    table = _Table(
+        np.zeros((entries, width), dtype=np.uint64),
+        np.zeros(entries, dtype=np.int64),
+        np.zeros(entries, dtype=np.int64),
+        np.zeros(entries, dtype=np.int64),
+        np.zeros(entries, dtype=np.int64),
+    )
+    return DoubleDummy(
+        table=table,
+        hands_lo=np.zeros(players, dtype=np.uint64),
+        hands_hi=np.zeros(players, dtype=np.uint64),
+        path=np.zeros(cards.N_CARDS + players, dtype=np.int64),
+        frames=np.zeros((depth, _N_FIELDS), dtype=np.int64),
+        moves=np.zeros((depth, MAX_MOVES), dtype=np.int64),
+        move_keys=np.zeros((depth, MAX_MOVES), dtype=np.int64),
+        node_keys=np.zeros((depth, width), dtype=np.uint64),
+        node_hashes=np.zeros(depth, dtype=np.uint64),
+        relevant=np.zeros((depth, 2), dtype=np.uint64),
+        counters=np.zeros(2, dtype=np.int64),
+    )
+
+
+@njit(**KERNEL)
+def best_card(
+    dd: DoubleDummy,
+    players: int,
+    trick_len: int,
+    leader: int,
+    attack_mask: int,
+    petit_bonus: int,
+    half_points: Any,
+    p: Any,
+    context: int,
+) -> int:
+    """The card the seat to play chooses with every hand visible, in the position written
+    into ``dd`` (``trick_len`` cards of the trick in ``dd.path``, led by ``leader``): the
+    attack maximises its half points (``half_points``, card by card), plus ``petit_bonus``
+    when it takes the Petit at the last trick (minus when the defence does), and the defence
+    minimises them. One card of each run of equivalent cards is considered: the lowest.
+
+    The table of ``dd`` keeps what earlier calls learnt: ``context`` (0 to 2 ** 40) tells
+    apart the ``half_points``, ``petit_bonus`` and rules its values were found under, so one
+    set of arrays must be given the same ``context`` only for the same three."""
+    _search(
+        dd.hands_lo,
+        dd.hands_hi,
+        dd.path,
+        trick_len,
+        leader,
+        attack_mask,
+        players,
+        ROOT_SEARCH,
+        -INFINITY,
+        INFINITY,
+        petit_bonus,
+        half_points,
+        p,
+        dd.table,
+        np.uint64(context + 1),
+        dd.frames,
+        dd.moves,
+        dd.move_keys,
+        dd.node_keys,
+        dd.node_hashes,
+        dd.relevant,
+        dd.counters,
+    )
+    return dd.frames[0, _BEST_MOVE]
 
 
 def _card_of(token: str | int, where: str) -> int:
@@ -983,12 +1313,15 @@ def solve(
     leader: int,
     attack: Iterable[int],
     trick: Sequence[str | int] = (),
+    max_nodes: int | None = None,
 ) -> Solution:
     """The card points the attack takes in the remaining tricks with best play on both sides.
 
     ``hands``: one hand per seat, in the notation (or card ids), of equal lengths at a trick
     boundary; ``trick``: the cards already played to the current trick by the seats from
     ``leader`` on, whose hands are one card shorter. ``attack``: the seats of the attack.
+    ``max_nodes``: stop with :class:`SearchStopped` after searching that many positions
+    (the whole solve: value, best cards and Petit au bout).
     Every card is visible to every seat (double dummy); the attack maximises its card points,
     the defence minimises them.
 
@@ -1008,12 +1341,17 @@ def solve(
     frames = np.zeros((depth, _N_FIELDS), dtype=np.int64)
     moves = np.zeros((depth, MAX_MOVES), dtype=np.int64)
     move_keys = np.zeros((depth, MAX_MOVES), dtype=np.int64)
-    node_keys = np.zeros((depth, 2 * players + _KEY_EXTRA), dtype=np.uint64)
+    node_keys = np.zeros((depth, _k_lo(players) + players), dtype=np.uint64)
     node_hashes = np.zeros(depth, dtype=np.uint64)
-    counters = np.zeros(1, dtype=np.int64)
+    relevant = np.zeros((depth, 2), dtype=np.uint64)
+    counters = np.zeros(2, dtype=np.int64)
+    if max_nodes is not None:
+        if max_nodes < 1:
+            raise TarotInputError(f"max_nodes must be at least 1, got {max_nodes}")
+        counters[_NODE_LIMIT] = max_nodes
 
     def search(root_card: int, alpha: int, beta: int, at: _Position = position) -> int:
-        return int(
+        value = int(
             _search(
                 at.hands_lo,
                 at.hands_hi,
@@ -1025,6 +1363,7 @@ def solve(
                 root_card,
                 alpha,
                 beta,
+                0,
                 tables.half_points,
                 tables.params,
                 table,
@@ -1034,9 +1373,15 @@ def solve(
                 move_keys,
                 node_keys,
                 node_hashes,
+                relevant,
                 counters,
             )
         )
+        if value == _STOPPED:
+            raise SearchStopped(
+                f"the search stopped after {max_nodes:,} positions without the exact value"
+            )
+        return value
 
     # The attack takes at least nothing and at most every card still in play.
     in_play = [int(card) for card in position.path[: position.trick_len]]

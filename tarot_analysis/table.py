@@ -229,7 +229,9 @@ def _decide_any(
         return
     if kind == CARD:
         legal_lo, legal_hi = legal_cards_now(m, s, p)
-        card = pimc.play(m, s, seat, legal_lo, legal_hi, pimc.worlds_of(bot), p, half, rng, ws)
+        worlds = pimc.worlds_of(bot)
+        endgame = pimc.endgame_of(bot, p[R.PLAYERS])
+        card = pimc.play(m, s, seat, legal_lo, legal_hi, worlds, endgame, p, half, rng, ws)
         play_card(m, s, card, p, half)
         return
     apply(m, s, pimc.decide(m, s, pimc.worlds_of(bot), p, half, rng, ws), p, half)

@@ -12,7 +12,15 @@ import pytest
 
 from tarot_analysis import cards
 from tarot_analysis.bots import bot_id, heuristic
-from tarot_analysis.bots.pimc import PIMC, choose_action, sample_world, workspace, worlds_of
+from tarot_analysis.bots.pimc import (
+    ENDGAME_CARDS,
+    PIMC,
+    choose_action,
+    endgame_of,
+    sample_world,
+    workspace,
+    worlds_of,
+)
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.determinize import _played_by_seat
 from tarot_analysis.engine.game import GameState, Observation
@@ -108,7 +116,10 @@ def test_the_budget_is_part_of_the_name() -> None:
     assert bot_id("pimc") == PIMC
     assert worlds_of(bot_id("pimc")) == 32
     assert worlds_of(bot_id("pimc:64")) == 64
-    for wrong in ("pimc:0", "pimc:x", "pimc:99999", "pimc:", "mcts"):
+    assert endgame_of(bot_id("pimc:64"), 4) == ENDGAME_CARDS // 4
+    assert worlds_of(bot_id("pimc:4096:8")) == 4096 and endgame_of(bot_id("pimc:4096:8"), 5) == 8
+    assert endgame_of(bot_id("pimc:8:0"), 3) == 0
+    for wrong in ("pimc:0", "pimc:x", "pimc:99999", "pimc:", "mcts", "pimc:8:9", "pimc:8:x"):
         with pytest.raises(TarotInputError):
             bot_id(wrong)
 

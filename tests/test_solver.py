@@ -16,7 +16,9 @@ from collections.abc import Callable
 import pytest
 
 from tarot_analysis import cards
+from tarot_analysis import solver as solver_module
 from tarot_analysis.cards import EXCUSE, PETIT
+from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules, load_rules
 from tarot_analysis.solver import legal_plays, solve
@@ -25,7 +27,7 @@ from tests.reference_play import card_half_points, legal_cards, trick_winner
 FRENCH_PRESETS = ("fft-3", "fft-4", "fft-5")
 EXCUSE_HALF_POINTS = 9  # 4.5 points kept by the Excuse's side
 EXCUSE_COMPENSATION_HALF = 1  # the half point owed to the trick's winner
-POSITIONS_PER_PRESET = 120
+POSITIONS_PER_PRESET = 700
 
 Hands = tuple[frozenset[int], ...]
 
@@ -56,10 +58,13 @@ def minimax(
     leader: int,
     attack: frozenset[int],
     choose: tuple[Callable[..., int], Callable[..., int]] = (max, min),
+    petit_bonus: int = 0,
 ) -> tuple[int, dict[int, int]]:
     """Attack half points with best play, and the value of each card of the seat to play.
 
-    ``choose``: what the attack and the defence pick among the values of their cards.
+    ``choose``: what the attack and the defence pick among the values of their cards;
+    ``petit_bonus``: half points the side taking the last trick with the Petit in it wins
+    (added for the attack, taken off for the defence).
     """
     players = rules.players
     known: dict[tuple[Hands, tuple[int, ...], int], int] = {}
@@ -72,6 +77,8 @@ def minimax(
             winner = (leader + trick_winner(list(trick))) % players
             last = not any(hands)
             result = trick_half_points(rules, list(trick), leader, winner, attack, last)
+            if last and PETIT in trick:
+                result += petit_bonus if winner in attack else -petit_bonus
             if not last:
                 result += value(hands, (), winner)
         else:
@@ -287,3 +294,81 @@ def test_the_solve_command_prints_the_value_and_the_best_cards(
     assert "The attack takes 19 card points" in capsys.readouterr().out
     assert main(["solve", "21 KH", "1 QH", "2 1H", "3 2H 4H"]) == 2
     assert "2 expected" in capsys.readouterr().err
+
+
+def test_a_table_too_small_for_the_search_changes_no_value(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With two buckets in the table, entries are replaced all the time: values stay exact."""
+    monkeypatch.setattr(solver_module, "TABLE_BITS_MIN", 3)
+    monkeypatch.setattr(solver_module, "TABLE_BITS_MAX", 3)
+    for preset in FRENCH_PRESETS:
+        rules = load_rules(preset)
+        rng = random.Random(f"small table {preset}")
+        for _ in range(20):
+            hands, trick, leader, attack = random_position(rules, rng, 3)
+            expected, values = minimax(rules, hands, trick, leader, attack)
+            value, best = solve_position(rules, hands, trick, leader, attack)
+            assert value == expected
+            assert best == {card for card, v in values.items() if v == expected}
+
+
+def double_dummy_card(
+    rules: Rules,
+    hands: Hands,
+    trick: tuple[int, ...],
+    leader: int,
+    attack: frozenset[int],
+    petit_bonus: int,
+    dd: solver_module.DoubleDummy,
+) -> int:
+    """The card :func:`tarot_analysis.solver.best_card` chooses, from compiled arrays (the
+    bonus tells the table's contexts apart)."""
+    for seat, hand in enumerate(hands):
+        lo, hi = cards.to_mask(hand)
+        dd.hands_lo[seat] = lo
+        dd.hands_hi[seat] = hi
+    dd.path[: len(trick)] = trick
+    tables = engine_rules(rules)
+    attack_mask = sum(1 << seat for seat in attack)
+    return int(
+        solver_module.best_card(
+            dd, rules.players, len(trick), leader, attack_mask, petit_bonus,
+            tables.half_points, tables.params, petit_bonus,
+        )
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("preset", FRENCH_PRESETS)
+def test_the_best_card_of_compiled_code_is_a_best_card_of_the_minimax(preset: str) -> None:
+    """With the Petit au bout worth 20 half points, as the search bot weighs it, and without."""
+    rules = load_rules(preset)
+    rng = random.Random(f"best card {preset}")
+    dd = solver_module.double_dummy(rules.players, 10)
+    petit_deciding = 0
+    for k in range(60):
+        bonus = 20 if k % 3 else 0
+        hands, trick, leader, attack = random_position(rules, rng, rng.choice((2, 3)))
+        seat = (leader + len(trick)) % rules.players
+        if not hands[seat]:
+            continue
+        expected, values = minimax(rules, hands, trick, leader, attack, petit_bonus=bonus)
+        card = double_dummy_card(rules, hands, trick, leader, attack, bonus, dd)
+        assert values.get(card) == expected, f"{preset}: {card} of {values}, best {expected}"
+        if bonus:
+            plain, _ = minimax(rules, hands, trick, leader, attack)
+            petit_deciding += plain != expected
+    assert petit_deciding >= 3  # the bonus changed the value of some positions
+
+
+def test_a_search_over_its_node_budget_stops_and_says_so() -> None:
+    rules = load_rules("fft-4")
+    rng = random.Random("budget")
+    hands, trick, leader, attack = random_position(rules, rng, 4)
+    text = [cards.format_cards(hand) for hand in hands]
+    played = [cards.card_name(card) for card in trick]
+    with pytest.raises(solver_module.SearchStopped, match="after 5 positions"):
+        solve(rules, text, leader=leader, attack=attack, trick=played, max_nodes=5)
+    expected, _ = minimax(rules, hands, trick, leader, attack)
+    solution = solve(rules, text, leader=leader, attack=attack, trick=played, max_nodes=10**7)
+    assert round(2 * solution.attack_points) == expected
+    with pytest.raises(TarotInputError, match="max_nodes must be at least 1"):
+        solve(rules, text, leader=leader, attack=attack, trick=played, max_nodes=0)

@@ -4,7 +4,11 @@ Perfect-information Monte Carlo, as bridge and Skat programs play: at each card 
 bot deals the cards it cannot see again, many times (the *worlds*), each time in a way that
 agrees with everything its seat has seen; on each world it tries each of its legal cards and
 plays the deal out to the end with the heuristic bot at every seat; it then plays the card
-whose mean score (the preset's own scoring, for its seat) over the worlds is highest.
+whose mean score (the preset's own scoring, for its seat) over the worlds is highest. In the
+last tricks of a French deal (its last :data:`ENDGAME_CARDS` cards) the worlds are played out
+double dummy instead: every seat plays the card :func:`tarot_analysis.solver.best_card` finds
+best with all hands seen (its side's card points, with the Petit and the Petit au bout at
+their worth in the scoring).
 
 What a world agrees with:
 
@@ -23,11 +27,13 @@ Each card is tried on the same worlds, so the comparison between two cards is pa
 best and the next best differ by less than twice the standard error of their paired
 difference after the budget, the bot draws more worlds, up to :data:`MORE` times the budget.
 Cards that no other card in play separates (the 7 and 8 of a suit the bot holds, the 5 and 6
-of trumps) are tried once. The bot decides the auction, the call, the écart and the
-announcements as the heuristic does: its search is for card play.
+of trumps) are tried once. Bids, calls and poignées are searched the same way (each legal one
+taken on the worlds, the deal played out by the heuristic); the écart and the chelem are the
+heuristic's.
 
 The budget is the number of worlds, not a time: a time budget would make the same seed play
-differently on a faster machine. ``pimc`` draws :data:`DEFAULT_WORLDS`; ``pimc:N`` draws ``N``.
+differently on a faster machine. ``pimc`` draws :data:`DEFAULT_WORLDS`; ``pimc:N`` draws ``N``;
+``pimc:N:E`` plays the last ``E`` tricks double dummy (0: never).
 All its randomness comes from the table's generator, so the same seed plays the same cards.
 """
 
@@ -39,8 +45,9 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
+from tarot_analysis import solver
 from tarot_analysis._jit import KERNEL, draw_unit, normalise_seed, popcount, trailing_zeros
-from tarot_analysis.bots import MAX_PIMC_WORLDS, heuristic
+from tarot_analysis.bots import ENDGAME_SHIFT, MAX_PIMC_WORLDS, WORLDS_SHIFT, heuristic
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import (
     EXCUSE,
@@ -54,12 +61,13 @@ from tarot_analysis.engine.cardsets import (
     size,
 )
 from tarot_analysis.engine.core import ecart_sets, poignee_level
-from tarot_analysis.engine.deal_score import seat_scores
+from tarot_analysis.engine.deal_score import SP_PETIT_VALUE, SP_REQUIRED, seat_scores
 from tarot_analysis.engine.determinize import count_ways, sample_into
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.outcome import N_OUTCOME
 from tarot_analysis.engine.state import (
     ANNOUNCE_CHELEM,
+    ATTACK,
     BID,
     BID_0,
     CALL,
@@ -84,6 +92,7 @@ from tarot_analysis.engine.state import (
     POIGNEE,
     S_ACTOR,
     S_BIDS,
+    S_BOUTS,
     S_CALLED_1,
     S_CALLED_2,
     S_CHELEM,
@@ -99,9 +108,12 @@ from tarot_analysis.engine.state import (
     S_OUT,
     S_PARTS,
     S_POIGNEES,
+    S_SIDE,
     S_TAKER,
     S_TRICK,
     S_TRICK_CARDS,
+    S_TRICKS,
+    S_TRUMPS_BROKEN,
     S_VIEW,
     S_VOIDS,
     SHOW_0,
@@ -121,10 +133,12 @@ from tarot_analysis.errors import TarotInputError
 
 __all__ = [
     "DEFAULT_WORLDS",
+    "ENDGAME_CARDS",
     "PIMC",
     "Workspace",
     "choose_action",
     "decide",
+    "endgame_of",
     "is_pimc",
     "play",
     "sample_world",
@@ -134,13 +148,20 @@ __all__ = [
 
 #: The pimc bot's number at the table; ``PIMC + (N << BUDGET_SHIFT)`` draws ``N`` worlds.
 PIMC: Final = 2
-BUDGET_SHIFT: Final = 8
+BUDGET_SHIFT: Final = WORLDS_SHIFT
 #: Worlds drawn for each card decision by ``pimc``.
 DEFAULT_WORLDS: Final = 32
 #: Up to this many times the budget when the best two cards are close.
 MORE: Final = 3
 #: Fresh draws of a world that disagrees with the auction before the closest is kept.
 REDRAWS: Final = 24
+
+#: From this many cards left in the hands to the end (20: the last 5 tricks of 4 players, 4 of
+#: 5, 6 of 3), a world is played out double dummy (every seat plays the card the solver finds
+#: best with all hands seen), not by the heuristic; ``pimc:N:E`` plays the last ``E`` tricks.
+ENDGAME_CARDS: Final = 20
+#: Entries of the double-dummy table of a workspace: 2 ** bits.
+_ENDGAME_TABLE_BITS: Final = 15
 
 _MAX_PLACES: Final = MAX_SEATS + 1  # the other seats, and the dog or the écart
 _DOG_PLACE: Final = -1
@@ -181,6 +202,9 @@ class Workspace(NamedTuple):
     mask: Any  # the legal actions of a decision
     values: Any  # (worlds, candidates): the seat's score for each card on each world
     scoring: Any  # the preset's scoring (engine.deal_score)
+    dd: solver.DoubleDummy  # the double-dummy search of the endgames
+    petit_bonus: int  # the Petit au bout, in half points, for the double-dummy search
+    dd_half: Any  # half points of each card as the double-dummy search weighs them
 
 
 @njit(**KERNEL)
@@ -201,8 +225,16 @@ def any_pimc(bots: Any) -> bool:
 @njit(**KERNEL)
 def worlds_of(bot: int) -> int:
     """The worlds a pimc bot's number asks for."""
-    worlds = bot >> BUDGET_SHIFT
+    worlds = (bot >> BUDGET_SHIFT) & ((1 << (ENDGAME_SHIFT - BUDGET_SHIFT)) - 1)
     return worlds if worlds > 0 else DEFAULT_WORLDS
+
+
+@njit(**KERNEL)
+def endgame_of(bot: int, players: int) -> int:
+    """The tricks a pimc bot's number plays double dummy at the end of its worlds, at a table
+    of ``players``."""
+    endgame = bot >> ENDGAME_SHIFT
+    return endgame - 1 if endgame > 0 else ENDGAME_CARDS // players
 
 
 @njit(cache=True)
@@ -210,9 +242,11 @@ def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
     """The arrays for the pimc seats among ``bots`` (tiny ones when there are none)."""
     players = p[R.PLAYERS]
     most = 0
+    endgames = False
     for bot in bots:
         if is_pimc(bot):
             most = max(most, worlds_of(bot))
+            endgames = endgames or endgame_of(bot, players) > 0
     table_size = 1
     if most > 0:
         for _ in range(players - 1):
@@ -220,6 +254,9 @@ def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
         table_size *= max(p[R.DOG_SIZE], 0) + 1
     try_m = np.zeros(N_M, dtype=np.uint64)
     try_s = np.zeros(N_S, dtype=np.int64)
+    endgames = endgames and not p[R.TAROCCO]
+    dd = solver.double_dummy(players, _ENDGAME_TABLE_BITS if endgames else 1)
+    petit_bonus = int(2 * scoring[SP_PETIT_VALUE] + 0.5) if endgames else 0
     return Workspace(
         ways=np.zeros(table_size, dtype=np.float64),
         may=np.zeros((78, _MAX_PLACES), dtype=np.bool_),
@@ -251,6 +288,9 @@ def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
         mask=np.zeros(N_ACTIONS, dtype=np.bool_),
         values=np.zeros((max(MORE * most, 1), N_ACTIONS), dtype=np.float64),
         scoring=scoring,
+        dd=dd,
+        petit_bonus=petit_bonus,
+        dd_half=np.zeros(78, dtype=np.int64),
     )
 
 
@@ -606,17 +646,66 @@ def _candidates(
 
 
 @njit(**KERNEL)
-def _play_out(me: int, p: Any, half: Any, ws: Workspace) -> float:
-    """Play ``ws.try_*`` to the end with the heuristic at every seat; the score of ``me``."""
+def _endgame(s: Any, endgame: int, p: Any) -> bool:
+    """Whether the world's card play is in its last ``endgame`` tricks, under rules the solver
+    plays by: a French preset, past the first trick (whose leads a call may restrict), with
+    trumps free to lead."""
+    return (
+        not p[R.TAROCCO] and s[S_TRICK] > 0 and s[S_TRUMPS_BROKEN] == 1
+        and s[S_TRICKS] - s[S_TRICK] <= endgame
+    )  # fmt: skip
+
+
+@njit(**KERNEL)
+def _double_dummy_card(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> int:
+    """The card the seat to play chooses with every hand of the world seen (see
+    :func:`tarot_analysis.solver.best_card`): its side's card points, with the Petit au bout
+    at its worth in the scoring, and the Petit itself worth its points and the points the
+    attack needs less with one bout more."""
+    players = p[R.PLAYERS]
+    dd = ws.dd
+    attack_mask = 0
+    bouts = s[S_BOUTS + ATTACK]  # the attack's bouts won, and those it cannot lose
+    for seat in range(players):
+        lo = m[M_HANDS + 2 * seat]
+        hi = m[M_HANDS + 2 * seat + 1]
+        dd.hands_lo[seat] = lo
+        dd.hands_hi[seat] = hi
+        if s[S_SIDE + seat] == ATTACK:
+            attack_mask |= 1 << seat
+            bouts += holds(lo, hi, TWENTY_ONE) + holds(lo, hi, EXCUSE)
+    in_trick = s[S_IN_TRICK]
+    for k in range(in_trick):
+        dd.path[k] = s[S_TRICK_CARDS + k]
+    for card in range(78):
+        ws.dd_half[card] = half[card]
+    petit_worth = 0
+    if bouts < 3:
+        required = ws.scoring[SP_REQUIRED + bouts] - ws.scoring[SP_REQUIRED + bouts + 1]
+        petit_worth = int(2 * required + 0.5)
+    ws.dd_half[PETIT] += petit_worth
+    return solver.best_card(
+        dd, players, in_trick, s[S_LEADER], attack_mask, ws.petit_bonus, ws.dd_half, p,
+        petit_worth,
+    )  # fmt: skip
+
+
+@njit(**KERNEL)
+def _play_out(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) -> float:
+    """Play ``ws.try_*`` to the end, the score of ``me``: with the heuristic at every seat, or
+    with ``double_dummy`` every card chosen by the solver."""
     m = ws.try_m
     s = ws.try_s
     while s[S_KIND] == CARD:
         seat = s[S_ACTOR]
-        legal_lo, legal_hi = legal_cards_now(m, s, p)
-        card = heuristic.play(
-            seat, m[M_HANDS + 2 * seat], m[M_HANDS + 2 * seat + 1], legal_lo, legal_hi,
-            ws.public, ws.trick, ws.played, ws.voids, ws.shown, p,
-        )  # fmt: skip
+        if double_dummy:
+            card = _double_dummy_card(m, s, p, half, ws)
+        else:
+            legal_lo, legal_hi = legal_cards_now(m, s, p)
+            card = heuristic.play(
+                seat, m[M_HANDS + 2 * seat], m[M_HANDS + 2 * seat + 1], legal_lo, legal_hi,
+                ws.public, ws.trick, ws.played, ws.voids, ws.shown, p,
+            )  # fmt: skip
         play_card(m, s, card, p, half)
     players = p[R.PLAYERS]
     if p[R.TAROCCO]:
@@ -635,9 +724,9 @@ def _play_out(me: int, p: Any, half: Any, ws: Workspace) -> float:
 
 
 @njit(**KERNEL)
-def _play_to_end(me: int, p: Any, half: Any, ws: Workspace) -> float:
-    """Play ``ws.try_*`` from any decision to the end with the heuristic at every seat; the
-    score of ``me``."""
+def _play_to_end(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) -> float:
+    """Play ``ws.try_*`` from any decision to the end with the heuristic at every seat (the
+    cards by the solver with ``double_dummy``); the score of ``me``."""
     m = ws.try_m
     s = ws.try_s
     while s[S_KIND] != CARD and s[S_KIND] != OVER:
@@ -676,20 +765,24 @@ def _play_to_end(me: int, p: Any, half: Any, ws: Workspace) -> float:
     if s[S_KIND] == OVER and not p[R.TAROCCO]:
         seat_scores(ws.out, ws.poignees, ws.scoring, ws.scores)
         return ws.scores[me]
-    return _play_out(me, p, half, ws)
+    return _play_out(me, double_dummy, p, half, ws)
 
 
 @njit(**KERNEL)
-def _try_actions(me: int, count: int, w: int, p: Any, half: Any, ws: Workspace) -> None:
+def _try_actions(
+    me: int, count: int, w: int, endgame: int, p: Any, half: Any, ws: Workspace
+) -> None:
     """Each candidate action (a card, a bid, a call, a poignée) taken on the world at hand,
-    then the deal played out."""
+    then the deal played out: by the heuristic, or double dummy when the decision is a card
+    in the endgame (see :func:`_endgame`)."""
+    double_dummy = ws.world_s[S_KIND] == CARD and _endgame(ws.world_s, endgame, p)
     for c in range(count):
         for i in range(N_M):
             ws.try_m[i] = ws.world_m[i]
         for i in range(N_S):
             ws.try_s[i] = ws.world_s[i]
         apply(ws.try_m, ws.try_s, ws.candidates[c], p, half)
-        ws.values[w, c] = _play_to_end(me, p, half, ws)
+        ws.values[w, c] = _play_to_end(me, double_dummy, p, half, ws)
 
 
 @njit(**KERNEL)
@@ -737,15 +830,16 @@ def play(
     legal_lo: np.uint64,
     legal_hi: np.uint64,
     worlds: int,
+    endgame: int,
     p: Any,
     half: Any,
     rng: Any,
     ws: Workspace,
 ) -> int:
     """The card seat ``me`` plays among the legal ones, by the mean of ``worlds`` worlds (more
-    when the best two are close)."""
+    when the best two are close), their last ``endgame`` tricks played double dummy."""
     count = _candidates(m, me, legal_lo, legal_hi, s, half, ws)
-    return _search(m, s, me, count, worlds, p, half, rng, ws)
+    return _search(m, s, me, count, worlds, endgame, p, half, rng, ws)
 
 
 @njit(**KERNEL)
@@ -759,12 +853,21 @@ def decide(m: Any, s: Any, worlds: int, p: Any, half: Any, rng: Any, ws: Workspa
         if ws.mask[action]:
             ws.candidates[count] = action
             count += 1
-    return _search(m, s, s[S_ACTOR], count, worlds, p, half, rng, ws)
+    return _search(m, s, s[S_ACTOR], count, worlds, 0, p, half, rng, ws)
 
 
 @njit(**KERNEL)
 def _search(
-    m: Any, s: Any, me: int, count: int, worlds: int, p: Any, half: Any, rng: Any, ws: Workspace
+    m: Any,
+    s: Any,
+    me: int,
+    count: int,
+    worlds: int,
+    endgame: int,
+    p: Any,
+    half: Any,
+    rng: Any,
+    ws: Workspace,
 ) -> int:
     """The best of the ``count`` candidates of ``ws.candidates`` by their mean score over
     ``worlds`` worlds (more when the best two are close)."""
@@ -779,7 +882,7 @@ def _search(
     while True:
         while done < target and failed <= _MAX_FAILED:
             if _world(m, s, me, p, half, rng, places, n, ws):
-                _try_actions(me, count, done, p, half, ws)
+                _try_actions(me, count, done, endgame, p, half, ws)
                 done += 1
             else:
                 failed += 1  # a world whose deal would have been redealt: draw another
@@ -831,7 +934,9 @@ def choose_action(
     if state.decision != "card":
         return int(decide(m, s, worlds, p, half, rng, ws))
     legal_lo, legal_hi = legal_cards_now(m, s, p)
-    return int(play(m, s, int(s[S_ACTOR]), legal_lo, legal_hi, worlds, p, half, rng, ws))
+    seat = int(s[S_ACTOR])
+    endgame = ENDGAME_CARDS // state.rules.players
+    return int(play(m, s, seat, legal_lo, legal_hi, worlds, endgame, p, half, rng, ws))
 
 
 def sample_world(state: GameState, seat: int, seed: int | np.random.SeedSequence = 0) -> GameState:
