@@ -148,7 +148,6 @@ _SEATS_A_WORD = 4
 _SUIT_BLOCK = np.uint64((1 << 14) - 1)
 _N_SUITS = 4
 _FACES_LO = KINGS_LO | QUEENS_LO | KNIGHTS_LO | JACKS_LO
-_HALF_POINT = 1  # the least a card is worth, in half points
 _HASH_MULTIPLIER_LO = np.uint64(0x9E3779B97F4A7C15)
 _HASH_MULTIPLIER_HI = np.uint64(0xC2B2AE3D27D4EB4F)
 _TRUMP_STRENGTH = 100  # any trump ranks above any suit card when ordering moves
@@ -526,13 +525,14 @@ def _card_of_code(code: int, u_lo: np.uint64, u_hi: np.uint64) -> int:
 
 @njit(inline="always")
 def _sure_half_points(
-    hands_hi: Any, players: int, attack_mask: int, half_points: Any
+    hands_hi: Any, players: int, attack_mask: int, half_points: Any, least: int
 ) -> tuple[int, int]:
     """Half points each side is sure to take at a trick boundary: ``(attack, defence)``.
 
     The side holding the highest trump left wins every trick in which it plays one of its
-    trumps above all the other side's: those trumps, and at least half a point from each
-    card of the other side in those tricks (an Excuse among them owes that half point).
+    trumps above all the other side's: those trumps, and at least ``least`` half points
+    from each card of the other side in those tricks (an Excuse among them owes half a
+    point, ``least`` no more than that).
     One seat plays one card a trick, so those tricks are at least as many as the most such
     trumps in one of the side's hands.
     """
@@ -556,7 +556,7 @@ def _sure_half_points(
             tricks = max(tricks, popcount(hands_hi[seat] & masters))
         else:
             others += 1
-    sure = half_points_of(ZERO, masters, half_points) + tricks * others * _HALF_POINT
+    sure = half_points_of(ZERO, masters, half_points) + tricks * others * least
     if attacking:
         return sure, 0
     return 0, sure
@@ -689,7 +689,7 @@ def _ordered_moves(
         card_top = top
         if card > EXCUSE and card - EXCUSE > card_top:
             card_top = card - EXCUSE
-        cost = _HALF_POINT if card == EXCUSE else half_points[card]
+        cost = EXCUSE_COMPENSATION_HALF if card == EXCUSE else half_points[card]
         if card == first_move:
             key = 6 * INFINITY
         elif side_sure:
@@ -769,6 +769,10 @@ def _search(
     for seat in range(players):
         left += size(hands_lo[seat], hands_hi[seat])
         rest += half_points_of(hands_lo[seat], hands_hi[seat], half_points)
+    least = EXCUSE_COMPENSATION_HALF  # the least a card brings to the side winning its trick
+    for card in range(cards.N_CARDS):
+        if card != EXCUSE:
+            least = max(0, min(least, half_points[card]))
     frames[0, _REST] = rest
     frames[0, _POS] = trick_len
     frames[0, _LEADER] = leader
@@ -840,7 +844,7 @@ def _search(
                     resolved = True
             else:
                 sure_attack, sure_defence = _sure_half_points(
-                    hands_hi, players, attack_mask, half_points
+                    hands_hi, players, attack_mask, half_points, least
                 )
                 low = acc + sure_attack - swing
                 high = acc + frames[d, _REST] - sure_defence + swing
@@ -1201,6 +1205,8 @@ def _position(
     """Check the input of :func:`solve` and build the kernel's arrays."""
     if rules.tarocco is not None:
         raise TarotInputError(f"the solver plays French Tarot only, not {rules.name}")
+    if engine_rules(rules).half_points.min() < 0:
+        raise TarotInputError(f"the solver needs card points of 0 or more; {rules.name} has less")
     players = rules.players
     if isinstance(hands, str) or len(hands) != players:
         raise TarotInputError(f"{rules.name} needs {players} hands, one per seat")

@@ -9,6 +9,7 @@ differ; the Excuse played to the last trick goes to that trick's winner.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Callable
@@ -372,3 +373,15 @@ def test_a_search_over_its_node_budget_stops_and_says_so() -> None:
     assert round(2 * solution.attack_points) == expected
     with pytest.raises(TarotInputError, match="max_nodes must be at least 1"):
         solve(rules, text, leader=leader, attack=attack, trick=played, max_nodes=0)
+
+
+def test_cards_worth_nothing_keep_the_bounds_true() -> None:
+    """With the low cards worth 0 (a rules file may say so), the sure points of the master
+    trumps' tricks come from their cards alone: values still agree with the minimax."""
+    base = load_rules("fft-4")
+    rules = dataclasses.replace(base, card_points=dataclasses.replace(base.card_points, other=0.0))
+    rng = random.Random("cards worth nothing")
+    for _ in range(80):
+        hands, trick, leader, attack = random_position(rules, rng, 3)
+        expected, _ = minimax(rules, hands, trick, leader, attack)
+        assert solve_position(rules, hands, trick, leader, attack)[0] == expected
