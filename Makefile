@@ -39,7 +39,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: lint browser
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 bench: setup
 	$(BIN)/python benchmarks/bench_deal.py

@@ -24,6 +24,13 @@ from numba.extending import intrinsic
 #: allocates, or returns an array, must not use these options.
 KERNEL: Final[dict[str, Any]] = {"cache": True, "_nrt": False}
 
+# Compiled code that passes a constant (a literal ``0``, ``False``, a module constant) to
+# another compiled function compiles that function once more, for that constant, and so does
+# a counter set to ``0`` before a loop: numba types the first pass over the loop with the
+# literal. The large kernels (the solver's search, the pimc bot's search and play-outs, the
+# table's decisions) are called with ``np.int64(...)`` or ``np.bool_(...)`` there instead: one
+# compilation each, where there were up to six.
+
 __all__ = [
     "bounded",
     "chunk_lane_states",

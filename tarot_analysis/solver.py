@@ -1125,9 +1125,9 @@ def best_card(
         leader,
         attack_mask,
         players,
-        ROOT_SEARCH,
-        -INFINITY,
-        INFINITY,
+        np.int64(ROOT_SEARCH),  # not literals: see tarot_analysis._jit
+        np.int64(-INFINITY),
+        np.int64(INFINITY),
         petit_bonus,
         half_points,
         p,

@@ -432,6 +432,6 @@ def advance(
     while s[S_KIND] != OVER and not python[s[S_ACTOR]] and steps != 0:
         steps -= 1
         _decide_any(
-            m, s, view, trick, played, voids, shown, bots, 0, False, no_script, no_ecart, p,
-            half, rng, ws,
+            m, s, view, trick, played, voids, shown, bots, np.int64(0), np.bool_(False),
+            no_script, no_ecart, p, half, rng, ws,
         )  # fmt: skip

@@ -664,7 +664,7 @@ def _double_dummy_card(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> int:
     attack needs less with one bout more."""
     players = p[R.PLAYERS]
     dd = ws.dd
-    attack_mask = 0
+    attack_mask = np.int64(0)  # not a literal 0: see tarot_analysis._jit
     bouts = s[S_BOUTS + ATTACK]  # the attack's bouts won, and those it cannot lose
     for seat in range(players):
         lo = m[M_HANDS + 2 * seat]
@@ -679,7 +679,7 @@ def _double_dummy_card(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> int:
         dd.path[k] = s[S_TRICK_CARDS + k]
     for card in range(78):
         ws.dd_half[card] = half[card]
-    petit_worth = 0
+    petit_worth = np.int64(0)  # not a literal 0: see tarot_analysis._jit
     if bouts < 3:
         required = ws.scoring[SP_REQUIRED + bouts] - ws.scoring[SP_REQUIRED + bouts + 1]
         petit_worth = int(2 * required + 0.5)
@@ -848,12 +848,12 @@ def decide(m: Any, s: Any, worlds: int, p: Any, half: Any, rng: Any, ws: Workspa
     ``worlds`` worlds in which the deal is played out by the heuristic after each legal
     action."""
     legal_mask(m, s, p, ws.mask)
-    count = 0
+    count = np.int64(0)  # not a literal 0: see tarot_analysis._jit
     for action in range(N_ACTIONS):
         if ws.mask[action]:
             ws.candidates[count] = action
             count += 1
-    return _search(m, s, s[S_ACTOR], count, worlds, 0, p, half, rng, ws)
+    return _search(m, s, s[S_ACTOR], count, worlds, np.int64(0), p, half, rng, ws)
 
 
 @njit(**KERNEL)
@@ -875,7 +875,7 @@ def _search(
         return ws.candidates[0]
     places, n = _places(m, s, me, p, ws)
     count_ways(ws.may, n, places, ws.capacity, ws.strides, ws.left, ws.ways)
-    done = 0
+    done = np.int64(0)  # not a literal 0: see tarot_analysis._jit
     limit = min(MORE * worlds, ws.values.shape[0])
     target = min(worlds, limit)
     failed = 0
