@@ -679,7 +679,7 @@ def _double_dummy_card(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> int:
         dd.path[k] = s[S_TRICK_CARDS + k]
     for card in range(78):
         ws.dd_half[card] = half[card]
-    petit_worth = np.int64(0)  # not a literal 0: see tarot_analysis._jit
+    petit_worth = 0
     if bouts < 3:
         required = ws.scoring[SP_REQUIRED + bouts] - ws.scoring[SP_REQUIRED + bouts + 1]
         petit_worth = int(2 * required + 0.5)
