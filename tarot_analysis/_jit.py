@@ -28,8 +28,9 @@ KERNEL: Final[dict[str, Any]] = {"cache": True, "_nrt": False}
 # another compiled function compiles that function once more, for that constant, and so does
 # a counter set to ``0`` before a loop: numba types the first pass over the loop with the
 # literal. The large kernels (the solver's search, the pimc bot's search and play-outs, the
-# table's decisions) are called with ``np.int64(...)`` or ``np.bool_(...)`` there instead: one
-# compilation each, where there were up to six.
+# table's decisions and deal start, the heuristic's card play) are called with
+# ``np.int64(...)`` or ``np.bool_(...)`` there instead: one compilation each, where there
+# were up to six.
 
 __all__ = [
     "bounded",

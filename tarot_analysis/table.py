@@ -276,7 +276,7 @@ def play_deals(
     ws = pimc.workspace(p, scoring, bots)
     searching = pimc.any_pimc(bots)
     for d in range(masks.shape[0]):
-        start(m, s, masks[d], forced[d], -1, p, half)
+        start(m, s, masks[d], forced[d], np.int64(-1), p, half)
         while s[S_KIND] != OVER:
             if searching:
                 _decide_any(

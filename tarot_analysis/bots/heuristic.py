@@ -682,7 +682,9 @@ def play(
     in_hand = tricks - t  # cards held by each seat yet to play this trick
     n_in = view[_state.V_IN_TRICK]
     leader = view[_state.V_LEADER]
-    threats = 0  # seats still to play after this one, not known to be on its side
+    # Seats still to play after this one, not known to be on its side (not a literal 0: see
+    # tarot_analysis._jit).
+    threats = np.int64(0)
     for k in range(n_in + 1, players):
         s = (leader + k) % players
         if (allies >> s) & 1 == 0:
