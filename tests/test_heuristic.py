@@ -14,13 +14,15 @@ import pytest
 
 from benchmarks.duplicate import duplicate
 from tarot_analysis import cards
-from tarot_analysis.bots import BOTS, heuristic
+from tarot_analysis.bots import BOTS, bot_id, heuristic, policy
 from tarot_analysis.engine import core, state
 from tarot_analysis.engine.cardsets import NOT_LED, TRUMP_LED, suit_of
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.engine.params import engine_rules
+from tarot_analysis.errors import TarotInputError
 from tarot_analysis.play import play
 from tarot_analysis.rules import load_rules
+from tests.golden_games import HEURISTIC_THEN
 
 COL = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}
 U64 = np.uint64
@@ -176,11 +178,40 @@ STRONG = "21 20 18 17 15 13 11 7 1 E  KH QH 8H  KS  KD 9D  4C 2C"
 def test_it_passes_with_a_weak_hand_and_gardes_with_a_strong_one() -> None:
     p = PARAMS["fft-4"]
     lo, hi = hand(WEAK)
-    assert heuristic.bid(0, lo, hi, -1, p) == -1
+    assert heuristic.bid(0, lo, hi, -1, p, 0) == -1
     lo, hi = hand(STRONG)
-    assert heuristic.bid(0, lo, hi, -1, p) >= 1  # garde or more
-    assert heuristic.bid(0, lo, hi, 3, p) == -1  # never below or at the best bid
+    assert heuristic.bid(0, lo, hi, -1, p, 0) >= 1  # garde or more
+    assert heuristic.bid(0, lo, hi, 3, p, 0) == -1  # never below or at the best bid
     assert heuristic.hand_value(lo, hi, 18, True) > heuristic.hand_value(*hand(WEAK), 18, True)
+
+
+def test_a_bid_shift_moves_the_thresholds() -> None:
+    p = PARAMS["fft-4"]
+    weak, strong = hand(WEAK), hand(STRONG)
+    value = heuristic.hand_value(*weak, 18, True)
+    prise = int(heuristic.CONTRACT_THRESHOLDS[1, 0])
+
+    def shifts(name: str) -> int:
+        return int(policy.bid_shifts(bot_id(name)))
+
+    assert heuristic.bid(0, *weak, -1, p, shifts(f"heuristic:{value - prise}")) == 0
+    assert heuristic.bid(0, *weak, -1, p, shifts(f"heuristic:{value - prise + 1}")) == -1
+    assert heuristic.bid(0, *weak, -1, p, shifts(f"heuristic:{value - prise}/40/40/40")) == 0
+    level = heuristic.bid(0, *strong, -1, p, 0)
+    assert level >= 1
+    assert heuristic.bid(0, *strong, -1, p, shifts("heuristic:40")) == -1
+    assert heuristic.bid(0, *strong, -1, p, shifts("heuristic:-40/-40/-40/-40")) == 3
+    cautious_garde = shifts(f"heuristic:0/40/{40 * (level >= 2)}/{40 * (level >= 3)}")
+    assert heuristic.bid(0, *strong, -1, p, cautious_garde) == 0
+    assert policy.bid_shifts(bot_id("pimc:8")) == 0
+
+
+@pytest.mark.parametrize(
+    "name", ["heuristic:41", "heuristic:-41", "heuristic:x", "heuristic:1/2/3"]
+)
+def test_a_bad_bid_shift_is_refused(name: str) -> None:
+    with pytest.raises(TarotInputError, match="heuristic:B"):
+        bot_id(name)
 
 
 def test_its_ecart_makes_a_void() -> None:
@@ -236,6 +267,14 @@ def test_heuristic_beats_random_in_duplicate() -> None:
     result = duplicate("fft-4", 3_000, "heuristic", "random", seed=7)
     assert result.n == 3_000
     assert result.mean_diff > 20
+    assert result.ci_low > 0
+
+
+@pytest.mark.parametrize("rules_name", ["fft-3", "six-king-queen"])
+def test_its_bidding_beats_the_thresholds_before_in_duplicate(rules_name: str) -> None:
+    # One seat bidding with the current thresholds, the others with the earlier ones.
+    then = HEURISTIC_THEN[load_rules(rules_name).players]
+    result = duplicate(rules_name, 5_000, "heuristic", then, seed=21)
     assert result.ci_low > 0
 
 

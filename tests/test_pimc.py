@@ -101,7 +101,7 @@ def test_worlds_read_the_auction_as_the_heuristic_bids() -> None:
         if world.dog_is_taken:
             dealt = (dealt | _cards(world.m, S.M_ECART)) - _cards(world.m, S.M_DOG)
         lo, hi = cards.to_mask(sorted(dealt))
-        level = heuristic.contract_level(np.uint64(lo), np.uint64(hi), world.engine.params)
+        level = heuristic.contract_level(np.uint64(lo), np.uint64(hi), world.engine.params, 0)
         worlds += 1
         fitting += level == int(state.s[S.S_BIDS + taker])
     assert worlds >= 20

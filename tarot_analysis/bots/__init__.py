@@ -22,13 +22,24 @@ MAX_ENDGAME_TRICKS: Final = 8
 #: default), above the bot's own 8 low bits.
 WORLDS_SHIFT: Final = 8
 ENDGAME_SHIFT: Final = 24
+#: The most counts a ``heuristic:B`` bot may move a bidding threshold by, either way; the
+#: shift of each contract is carried as a signed byte above the bot's own 8 bits, the prise's
+#: first.
+MAX_BID_SHIFT: Final = 40
+BID_SHIFT_SHIFT: Final = 8
+BID_SHIFT_CONTRACTS: Final = 4
 
 
 def bot_id(name: str) -> int:
     """The engine's number for bot ``name``: a name of :data:`BOTS`; ``pimc:N`` for the pimc
     bot drawing ``N`` worlds a card; ``pimc:N:E`` for one that also plays the last ``E``
-    tricks of its worlds double dummy (0: never; the default is ``pimc``'s)."""
+    tricks of its worlds double dummy (0: never; the default is ``pimc``'s); ``heuristic:B``
+    for the heuristic with every bidding threshold moved by ``B`` counts (``-4``: bolder,
+    ``+4``: more cautious), ``heuristic:P/G/S/C`` with one shift per contract (prise, garde,
+    garde sans, garde contre)."""
     base, _, budget = name.partition(":")
+    if base == "heuristic" and budget:
+        return BOTS["heuristic"] + (_bid_shifts(name, budget) << BID_SHIFT_SHIFT)
     if base == "pimc" and budget:
         worlds, _, endgame = budget.partition(":")
         if not worlds.isdigit() or not 1 <= int(worlds) <= MAX_PIMC_WORLDS:
@@ -49,5 +60,26 @@ def bot_id(name: str) -> int:
     except KeyError:
         raise TarotInputError(
             f"unknown bot {name!r}; known: {', '.join(BOTS)}, pimc:N (N worlds a card), "
-            f"pimc:N:E (and the last E tricks double dummy)"
+            f"pimc:N:E (and the last E tricks double dummy), heuristic:B (its bidding "
+            f"thresholds moved by B)"
         ) from None
+
+
+def _bid_shifts(name: str, budget: str) -> int:
+    """The shifts of ``heuristic:B`` or ``heuristic:P/G/S/C``, one signed byte per contract."""
+    parts = budget.split("/")
+    if len(parts) == 1:
+        parts *= BID_SHIFT_CONTRACTS
+    try:
+        shifts = [int(part) for part in parts]
+    except ValueError:
+        shifts = []
+    if len(shifts) != BID_SHIFT_CONTRACTS or any(abs(b) > MAX_BID_SHIFT for b in shifts):
+        raise TarotInputError(
+            f"bot {name!r}: heuristic:B (or heuristic:P/G/S/C, one per contract) takes shifts "
+            f"of the bidding thresholds from -{MAX_BID_SHIFT} to {MAX_BID_SHIFT}"
+        )
+    packed = 0
+    for k, shift in enumerate(shifts):
+        packed |= (shift & 0xFF) << (8 * k)
+    return packed

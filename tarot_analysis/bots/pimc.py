@@ -499,7 +499,7 @@ def _misfit(s: Any, me: int, p: Any, ws: Workspace) -> int:
         for seat in range(spoken):
             said = s[S_BIDS + seat]
             if seat != me:
-                level = heuristic.contract_level(ws.deal[seat, 0], ws.deal[seat, 1], p)
+                level = heuristic.contract_level(ws.deal[seat, 0], ws.deal[seat, 1], p, np.int64(0))
                 if said >= 0:
                     misfit += abs(level - said)
                 elif level > best:
@@ -735,7 +735,7 @@ def _play_to_end(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) 
         lo = m[M_HANDS + 2 * seat]
         hi = m[M_HANDS + 2 * seat + 1]
         if kind == BID:
-            bid(m, s, heuristic.bid(seat, lo, hi, s[S_CONTRACT], p), p, half)
+            bid(m, s, heuristic.bid(seat, lo, hi, s[S_CONTRACT], p, np.int64(0)), p, half)
         elif kind == CALL:
             call(m, s, heuristic.call(lo, hi, call_now(m, s, p), p), p, half)
         elif kind == ECART:

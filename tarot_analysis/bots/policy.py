@@ -18,17 +18,27 @@ import numpy as np
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
-from tarot_analysis.bots import heuristic, random_bot
+from tarot_analysis.bots import BID_SHIFT_SHIFT, heuristic, random_bot
 from tarot_analysis.engine.params import N_CONTRACTS
 
 RANDOM: Final = 0  # the random bot's number in BOTS; the others decide as the heuristic here
+HEURISTIC: Final = 1
+
+
+@njit(**KERNEL)
+def bid_shifts(bot: int) -> np.int64:
+    """The shifts a ``heuristic:B`` bot moves its bidding thresholds by, one signed byte per
+    contract from the prise's (0 for every other bot): the bits above the bot's own 8."""
+    if bot & 0xFF != HEURISTIC:
+        return np.int64(0)
+    return np.int64(bot >> BID_SHIFT_SHIFT)
 
 
 @njit(**KERNEL)
 def bid(bot: int, seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any, rng: Any) -> int:
     """The contract index ``seat`` bids over ``best`` (−1: pass); ``p`` the engine's rules."""
     if bot != RANDOM:
-        return heuristic.bid(seat, lo, hi, best, p)
+        return heuristic.bid(seat, lo, hi, best, p, bid_shifts(bot))
     return random_bot.bid(seat, lo, hi, best, p[N_CONTRACTS], rng)
 
 
