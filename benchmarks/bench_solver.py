@@ -132,6 +132,7 @@ def main() -> None:
             means.append(mean)
             row |= {
                 "ms_mean": round(1000 * mean, 3),
+                "ms_median": round(1000 * float(np.median(seconds)), 3),
                 "ms_p95": round(1000 * float(np.percentile(seconds, PERCENTILE)), 3),
                 "nodes_mean": round(float(np.mean(nodes))),
             }
@@ -158,14 +159,17 @@ def main() -> None:
         f"double-dummy solves, {rules.name}, {args.positions} positions per size, "
         f"attack seat 0 alone, seed {args.seed}"
     )
-    print(f"  {'tricks left':>11} {'ms mean':>10} {'ms p95':>10} {'nodes mean':>12} {'solved':>8}")
+    print(
+        f"  {'tricks left':>11} {'ms mean':>10} {'ms median':>10} {'ms p95':>10} "
+        f"{'nodes mean':>12} {'solved':>8}"
+    )
     for size, row in table.items():
         solved = f"{row['solved']:.0f}/{row['positions']:.0f}"
         if "ms_mean" not in row:
-            print(f"  {size:>11} {'-':>10} {'-':>10} {'-':>12} {solved:>8}")
+            print(f"  {size:>11} {'-':>10} {'-':>10} {'-':>10} {'-':>12} {solved:>8}")
             continue
         print(
-            f"  {size:>11} {row['ms_mean']:10.2f} {row['ms_p95']:10.2f} "
+            f"  {size:>11} {row['ms_mean']:10.2f} {row['ms_median']:10.2f} {row['ms_p95']:10.2f} "
             f"{row['nodes_mean']:12,.0f} {solved:>8}"
         )
     print(f"  a solve stops after {args.max_nodes:,} positions")

@@ -15,7 +15,9 @@ until it is exact. At each trick boundary:
 
 - bounds: the attack keeps what it has taken and takes at most every card left; the side
   holding the highest trump is sure of its trumps above the other side's, and of at least half
-  a point from each of the other side's cards in those tricks;
+  a point from each of the other side's cards in those tricks; the side on lead is sure of
+  its leader's master suit cards as long as no other hand can trump them (quick tricks, as
+  bridge solvers count them);
 - a transposition table, shared by the searches of one solve, keeps bounds and the best card.
   Its key renumbers the cards by rank among those left, so positions that differ only by which
   cards are gone share an entry; and, as in partition search (Ginsberg's, as bridge solvers
@@ -563,6 +565,74 @@ def _sure_half_points(
 
 
 @njit(inline="always")
+def _quick_half_points(
+    hands_lo: Any,
+    hands_hi: Any,
+    players: int,
+    leader: int,
+    attack_mask: int,
+    half_points: Any,
+    least: int,
+) -> tuple[int, np.uint64]:
+    """Half points the leader's side is sure to take at a trick boundary from the leader's
+    master suit cards, cashed one after the other while it keeps the lead; and those
+    masters, whose ranks the bound depends on (a table entry must keep them).
+
+    In a suit, the leader's cards from the top down to the first card another hand holds are
+    masters. Each wins its round as long as no other hand can trump it: a hand holding
+    trumps follows that many rounds only while it has cards of the suit (a partner's trump
+    too is counted out, since it may be a trump the trump bound already counts), unless the
+    leader can first draw every other trump with trumps above them all (tricks the trump
+    bound counts). Those rounds bring their masters' points and at least ``least`` half
+    points from each card of the other side, as in :func:`_sure_half_points`; they use suit
+    cards only, so they are other tricks than the trumps' there. The leader must be free to
+    lead: not at the root of a search whose first card is imposed.
+    """
+    side = (attack_mask >> leader) & 1
+    others = 0
+    for seat in range(players):
+        if (attack_mask >> seat) & 1 != side:
+            others += 1
+    # Trumps drawn first: the leader's trumps above every other hand's, when there are as
+    # many as the most trumps another hand holds, leave no trump to the others.
+    others_trumps = ZERO
+    longest = 0
+    for seat in range(players):
+        if seat != leader:
+            others_trumps |= hands_hi[seat] & TRUMPS_HI
+            # The Excuse counts: played to a round of trumps, it keeps a trump back.
+            longest = max(longest, popcount(hands_hi[seat]))
+    drawn = others_trumps == ZERO
+    if not drawn:
+        above = ~((ONE << np.uint64(highest_bit(others_trumps) + 1)) - ONE)
+        drawn = popcount(hands_hi[leader] & TRUMPS_HI & above) >= longest
+    mine_lo = hands_lo[leader]
+    sure = 0
+    used = ZERO
+    for s in range(_N_SUITS):
+        mine = mine_lo & SUIT_LO[s]
+        if mine == ZERO:
+            continue
+        rounds = popcount(mine)
+        everyone = ZERO
+        for seat in range(players):
+            held = hands_lo[seat] & SUIT_LO[s]
+            everyone |= held
+            if not drawn and seat != leader and hands_hi[seat] & TRUMPS_HI != ZERO:
+                rounds = min(rounds, popcount(held))
+        while rounds > 0 and everyone != ZERO:
+            top = highest_bit(everyone)
+            bit = ONE << np.uint64(top)
+            if mine & bit == ZERO:
+                break
+            sure += half_points[top] + others * least
+            used |= bit
+            everyone &= ~bit
+            rounds -= 1
+    return sure, used
+
+
+@njit(inline="always")
 def _can_beat(hand_lo: np.uint64, hand_hi: np.uint64, card: int, led: int, top: int) -> bool:
     """Whether a hand may beat ``card``, winning a trick of suit ``led`` whose highest trump
     is ``top``, with one of its cards (an estimate for ordering: the rules of over-trumping
@@ -846,6 +916,15 @@ def _search(
                 sure_attack, sure_defence = _sure_half_points(
                     hands_hi, players, attack_mask, half_points, least
                 )
+                masters = ZERO
+                if d > 0 or root_card < 0:  # not when the leader's card is imposed
+                    quick, masters = _quick_half_points(
+                        hands_lo, hands_hi, players, node_leader, attack_mask, half_points, least
+                    )
+                    if (attack_mask >> node_leader) & 1 == 1:
+                        sure_attack += quick
+                    else:
+                        sure_defence += quick
                 low = acc + sure_attack - swing
                 high = acc + frames[d, _REST] - sure_defence + swing
                 if store and low < b and high > a:
@@ -862,6 +941,7 @@ def _search(
                         first_move = _card_of_code(table_move[slot], u_lo, u_hi)
                         ranks = keys[slot, _k_lo(players) - 1]
                         relevant[d, 0] = _relevant_cards(ranks, u_lo)
+                relevant[d, 0] |= masters  # what the bounds below rest on
                 if low >= b or low == high:
                     result = low
                     resolved = True
