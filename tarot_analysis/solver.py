@@ -916,15 +916,6 @@ def _search(
                 sure_attack, sure_defence = _sure_half_points(
                     hands_hi, players, attack_mask, half_points, least
                 )
-                masters = ZERO
-                if d > 0 or root_card < 0:  # not when the leader's card is imposed
-                    quick, masters = _quick_half_points(
-                        hands_lo, hands_hi, players, node_leader, attack_mask, half_points, least
-                    )
-                    if (attack_mask >> node_leader) & 1 == 1:
-                        sure_attack += quick
-                    else:
-                        sure_defence += quick
                 low = acc + sure_attack - swing
                 high = acc + frames[d, _REST] - sure_defence + swing
                 if store and low < b and high > a:
@@ -941,7 +932,21 @@ def _search(
                         first_move = _card_of_code(table_move[slot], u_lo, u_hi)
                         ranks = keys[slot, _k_lo(players) - 1]
                         relevant[d, 0] = _relevant_cards(ranks, u_lo)
-                relevant[d, 0] |= masters  # what the bounds below rest on
+                # The quick tricks, when the window is still open and the leader free to lead.
+                if low < b and high > a and low != high and (d > 0 or root_card < 0):
+                    quick, masters = _quick_half_points(
+                        hands_lo, hands_hi, players, node_leader, attack_mask, half_points, least
+                    )
+                    if (attack_mask >> node_leader) & 1 == 1:
+                        quick_low = acc + sure_attack + quick - swing
+                        if quick_low > low:
+                            low = quick_low
+                            relevant[d, 0] |= masters  # what the bound rests on
+                    else:
+                        quick_high = acc + frames[d, _REST] - sure_defence - quick + swing
+                        if quick_high < high:
+                            high = quick_high
+                            relevant[d, 0] |= masters
                 if low >= b or low == high:
                     result = low
                     resolved = True
