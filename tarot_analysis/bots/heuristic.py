@@ -31,9 +31,11 @@ answer.
   be lost, and is never kept to the last trick (except by a taker who announced a chelem, for
   whom it wins there).
 
-The weights and thresholds were tuned by playing the bot against itself: a change to the
-attack's play is better when the taker's mean score rises with the defence unchanged, and
-conversely.
+The weights were tuned by playing the bot against itself: a change to the attack's play is
+better when the taker's mean score rises with the defence unchanged, and conversely. The
+bidding thresholds were set in duplicate matches, one seat bidding with moved thresholds
+(``heuristic:P/G/S/C``, :func:`tarot_analysis.bots.bot_id`) against the others
+(``benchmarks/bid_sweep.py``).
 """
 
 from __future__ import annotations
