@@ -203,6 +203,9 @@ def run_guidance(
     extra: dict[str, Any] = {"seat": 0, "mode": "counterfactual"}
     if not rows:
         extra["rows"] = False
+        # Counts with the products of two contracts' scores: folders of counts without them
+        # are another run.
+        extra["counts"] = "sums, squares and products"
     spec = RunSpec(
         kind="guidance", rules=rules.name, bots=names, seed=seed, deals=deals,
         chunk_size=chunk_size, extra=extra,
@@ -284,11 +287,18 @@ def _summands(played: pd.DataFrame, contracts: Sequence[str]) -> dict[str, Any]:
     """Per played row, what the counts add up: 1, and per contract made and the taker's score
     (and its square) in :data:`~tarot_analysis.engine.scoring.SCORE_UNIT` ths of a point."""
     values: dict[str, Any] = {"n": np.ones(len(played), dtype=np.int64)}
+    scores = {}
     for name in contracts:
         values[f"made_{name}"] = played[f"made_{name}"].to_numpy(dtype=np.int64)
         score = whole_units(played[f"score_{name}"], SCORE_UNIT, f"{name} score")
+        scores[name] = score
         values[f"twelfths_{name}"] = score
         values[f"twelfths_sq_{name}"] = score**2
+    # The products of two contracts' scores on the same deal: with the squares, the spread of
+    # their difference deal by deal (a paired interval) comes from the counts alone.
+    for k, first in enumerate(contracts):
+        for second in contracts[k + 1 :]:
+            values[f"twelfths_x_{first}_{second}"] = scores[first] * scores[second]
     return values
 
 
@@ -298,14 +308,49 @@ def _counts_by(played: pd.DataFrame, keys: list[str], contracts: Sequence[str]) 
     return frame.groupby(level=keys).sum()
 
 
+def _paired_sums(
+    groups: pd.DataFrame, contracts: Sequence[str], first: np.ndarray, second: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per group, the sum and the sum of squares over its deals of the score of contract
+    ``first`` less that of ``second`` (names per group, ``"pass"`` scoring 0), in twelfths of
+    a point: from the counts' sums, squares and products."""
+    order = {name: k for k, name in enumerate(contracts)}
+    total = np.zeros(len(groups))
+    squares = np.zeros(len(groups))
+
+    def column(*names: str) -> np.ndarray:
+        """A column of the counts; zeros where a name is the pass's, which scores 0."""
+        if "pass" in names:
+            return np.zeros(len(groups))
+        if len(names) == 2:
+            low, high = sorted(names, key=order.__getitem__)
+            return groups[f"twelfths_x_{low}_{high}"].to_numpy(dtype=float)
+        return groups[f"twelfths_{names[0]}"].to_numpy(dtype=float)
+
+    def square(name: str) -> np.ndarray:
+        if name == "pass":
+            return np.zeros(len(groups))
+        return groups[f"twelfths_sq_{name}"].to_numpy(dtype=float)
+
+    for a in [*contracts, "pass"]:
+        for b in [*contracts, "pass"]:
+            here = (first == a) & (second == b)
+            if a == b or not here.any():
+                continue
+            total = np.where(here, column(a) - column(b), total)
+            squares = np.where(here, square(a) + square(b) - 2 * column(a, b), squares)
+    return total, squares
+
+
 def threshold_loss(data: GuidanceData) -> pd.DataFrame:
     """What each evaluator's thresholds lose per deal against the best contract of each score.
 
-    For every deal, the evaluator's recommended contract is scored with the taker's expected
-    score at that evaluator value (mean over the deals with the same value), and compared with
-    the best contract at that value. Pass scores 0. Computed from the counts: every deal of a
-    group of equal evaluator values (and, for Chavey's bids, equal distribution count) has the
-    same loss.
+    For every deal, the evaluator's recommended contract is compared, on that deal, with the
+    contract of best mean score at the deal's evaluator value: the loss is the difference of
+    the two scores on the deal (pass scores 0). Its mean and 95% interval are over deals, from
+    the per-deal losses; the counts give their sum and sum of squares exactly (each group of
+    equal evaluator value, and for Chavey's bids equal distribution count, has one pair of
+    contracts). The mean is the same as comparing each group's mean scores.
     """
     size = data.rules.hand_size
     contracts = data.contracts
@@ -318,25 +363,25 @@ def threshold_loss(data: GuidanceData) -> pd.DataFrame:
             bids = evaluators.chavey_bid(value, groups["key_2"].to_numpy(), hand_size=size)
         else:
             bids = evaluators.bouts_and_trumps_bid(value, hand_size=size)
-        names = evaluators.bid_names(bids)
-        chosen = np.zeros(len(groups))
+        chosen = np.asarray(evaluators.bid_names(bids), dtype=object)
+        best = by_value["best"].reindex(value).to_numpy(dtype=object)
+        n = float(groups["n"].sum())
+        total, squares = _paired_sums(groups, contracts, best, chosen)
+        mean_loss = total.sum() / n / SCORE_UNIT
+        variance = (squares.sum() / SCORE_UNIT**2 - n * mean_loss**2) / (n - 1)
+        chosen_score = np.zeros(len(groups))
         for contract in contracts:
-            expected = by_value[f"{contract}_mean_score"].reindex(value).to_numpy()
-            chosen = np.where(names == contract, expected, chosen)
-        best = by_value["best_mean_score"].reindex(value).to_numpy()
-        weight = groups["n"].to_numpy(dtype=float)
-        n = weight.sum()
-        loss = best - chosen
-        mean_loss = float(np.dot(weight, loss) / n)
-        spread = float(np.sqrt(np.dot(weight, (loss - mean_loss) ** 2) / (n - 1)))
+            sums = groups[f"twelfths_{contract}"].to_numpy(dtype=float)
+            chosen_score = np.where(chosen == contract, sums, chosen_score)
+        mean_chosen = float(chosen_score.sum() / n / SCORE_UNIT)
         rows.append(
             {
                 "evaluator": name,
                 "n": int(n),
-                "mean_expected_score": float(np.dot(weight, chosen) / n),
-                "best_expected_score": float(np.dot(weight, best) / n),
-                "mean_loss": mean_loss,
-                "loss_ci_half_width": float(Z_95 * spread / np.sqrt(n)),
+                "mean_expected_score": mean_chosen,
+                "best_expected_score": mean_chosen + float(mean_loss),
+                "mean_loss": float(mean_loss),
+                "loss_ci_half_width": float(Z_95 * np.sqrt(max(variance, 0.0) / n)),
             }
         )
     return pd.DataFrame(rows).set_index("evaluator")

@@ -6,8 +6,10 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 
+from tarot_analysis import evaluators
 from tarot_analysis.cli import main
 from tarot_analysis.guidance import (
     auc,
@@ -15,8 +17,10 @@ from tarot_analysis.guidance import (
     fit_logistic,
     guidance_tables,
     run_guidance,
+    table_by,
 )
 from tarot_analysis.rules import load_rules
+from tarot_analysis.stats import Z_95
 
 
 @pytest.fixture(scope="module")
@@ -49,6 +53,37 @@ def test_tables_rise_with_the_hand_and_name_the_best_contract(data) -> None:  # 
     assert (loss["mean_loss"] >= 0).all()  # nothing beats the best choice of each row
 
 
+def test_the_loss_of_the_published_thresholds_is_summarised_deal_by_deal(data) -> None:  # type: ignore[no-untyped-def]
+    # Recomputed from the stored rows: each deal's loss is the score, on that deal, of the
+    # best contract at its Chavey count less that of the contract Chavey's bids name.
+    played = data.played()
+    by_value = table_by(data, "chavey")
+    best = by_value["best"].reindex(played["chavey"]).to_numpy(dtype=object)
+    bids = evaluators.chavey_bid(
+        played["chavey"].to_numpy(), played["chavey_distribution"].to_numpy(),
+        hand_size=data.rules.hand_size,
+    )  # fmt: skip
+    chosen = np.asarray(evaluators.bid_names(bids), dtype=object)
+
+    def score(names: np.ndarray) -> np.ndarray:
+        values = np.zeros(len(played))
+        for contract in data.contracts:
+            values = np.where(names == contract, played[f"score_{contract}"], values)
+        return values
+
+    losses = score(best) - score(chosen)
+    row = guidance_tables(data)["threshold_loss"].loc["chavey"]
+    half_width = Z_95 * losses.std(ddof=1) / np.sqrt(len(losses))
+    assert row["n"] == len(losses)
+    assert row["mean_loss"] == pytest.approx(losses.mean(), abs=1e-9)
+    assert row["loss_ci_half_width"] == pytest.approx(half_width, rel=1e-9)
+    # Averaging each count's deals first, as the tables do, hides the spread of the deals:
+    # that interval would be several times too narrow.
+    group_mean = pd.Series(losses).groupby(played["chavey"].to_numpy()).transform("mean")
+    too_narrow = Z_95 * group_mean.std(ddof=1) / np.sqrt(len(losses))
+    assert row["loss_ci_half_width"] > 2 * too_narrow
+
+
 def test_the_fitted_model_is_compared_on_held_out_deals(data) -> None:  # type: ignore[no-untyped-def]
     result = compare_evaluators(data, "garde")
     assert result["n_train"] + result["n_test"] == len(data.played())
@@ -60,8 +95,6 @@ def test_the_fitted_model_is_compared_on_held_out_deals(data) -> None:  # type: 
 
 
 def test_logistic_fit_recovers_known_coefficients() -> None:
-    import pandas as pd
-
     rng = np.random.default_rng(0)
     x = rng.normal(size=50_000)
     y = rng.random(50_000) < 1 / (1 + np.exp(-(0.5 + 2.0 * x)))
