@@ -369,11 +369,9 @@ def threshold_loss(data: GuidanceData) -> pd.DataFrame:
         total, squares = _paired_sums(groups, contracts, best, chosen)
         mean_loss = total.sum() / n / SCORE_UNIT
         variance = (squares.sum() / SCORE_UNIT**2 - n * mean_loss**2) / (n - 1)
-        chosen_score = np.zeros(len(groups))
-        for contract in contracts:
-            sums = groups[f"twelfths_{contract}"].to_numpy(dtype=float)
-            chosen_score = np.where(chosen == contract, sums, chosen_score)
-        mean_chosen = float(chosen_score.sum() / n / SCORE_UNIT)
+        passing = np.full(len(groups), "pass", dtype=object)
+        chosen_sums, _ = _paired_sums(groups, contracts, chosen, passing)
+        mean_chosen = float(chosen_sums.sum() / n / SCORE_UNIT)
         rows.append(
             {
                 "evaluator": name,
