@@ -12,7 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 import numpy as np
 import pandas as pd
@@ -467,17 +467,22 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
             summary["points_q1"], summary["points_median"], summary["points_q3"], strict=True
         )
     ]
+    choice = analysis.choice
     lines += [
         shown.to_string(),
         "",
-        f"Recommended bid: {analysis.recommended} (highest expected score; pass scores 0).",
+        f"Recommended bid: {analysis.recommended} (highest expected score; pass scores 0). "
+        + _choice_text(choice, "points a deal"),
     ]
     if analysis.call is not None:
         calls = ", ".join(
-            f"{call} {row['mean_score']:+.1f} ({row['best_contract']})"
+            f"{call} {row['mean_score']:+.1f} ({row['score_ci_low']:+.1f} to "
+            f"{row['score_ci_high']:+.1f}; {row['best_contract']})"
             for call, row in analysis.calls.iterrows()
         )
         lines.append(f"Call: {analysis.call} — best expected score by card called: {calls}.")
+        if analysis.call_choice is not None:
+            lines.append("  " + _choice_text(analysis.call_choice, "points a deal"))
     if analysis.dog:
         unseen = 78 - rules.hand_size
         mean = {
@@ -494,6 +499,18 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
     return "\n".join(lines)
 
 
+def _choice_text(choice: dict[str, Any], unit: str) -> str:
+    """``Ahead of garde by +4.1 points a deal (+1.2 to +7.0, paired over 20,000 deals).``, or
+    the same as a tie when the interval reaches 0."""
+    detail = (
+        f"{choice['difference']:+.1f} {unit} ({choice['ci_low']:+.1f} to "
+        f"{choice['ci_high']:+.1f}, deal by deal over {choice['n']:,} deals)"
+    )
+    if choice["tie"]:
+        return f"A tie with {choice['runner_up']}: {choice['best']} leads by {detail}."
+    return f"Ahead of {choice['runner_up']} by {detail}."
+
+
 def _guidance(args: argparse.Namespace) -> int:
     from tarot_analysis.rules import load_rules
 
@@ -501,6 +518,7 @@ def _guidance(args: argparse.Namespace) -> int:
     if rules.tarocco is not None:
         raise TarotInputError(f"{rules.name} has no contracts: there is no bid to advise")
     from tarot_analysis.guidance import (
+        best_choices,
         compare_evaluators,
         guidance_tables,
         run_guidance,
@@ -529,6 +547,7 @@ def _guidance(args: argparse.Namespace) -> int:
             data, "garde" if "garde" in data.contracts else data.contracts[0]
         )
         tables["model_coefficients"] = comparison["coefficients"]
+        tables["by_model"] = comparison["by_model"]
         for name, frame in comparison["calibration"].items():
             tables[f"calibration_{name}"] = frame
     paths = save_tables(tables, tables_folder)
@@ -539,10 +558,17 @@ def _guidance(args: argparse.Namespace) -> int:
             "rules": rules.name, "deals": args.deals, "played": played, "seed": args.seed,
             "bots": list(data.bots), "mode": "counterfactual", "data": str(data_folder),
             "tables": [str(p) for p in paths],
-            "threshold_loss": tables["threshold_loss"].reset_index().to_dict(orient="records"),
-            "best_by_chavey": tables["by_chavey"]["best"].to_dict(),
+            "best_by_chavey": best_choices(tables["by_chavey"]),
+            "best_changes_by_chavey": _plain_floats(tables["by_chavey"]["best_changes"]),
+            "best_by_bouts_trumps": best_choices(tables["by_bouts_trumps"]),
+            "best_by_kings": best_choices(tables["by_kings"]),
+            "best_by_model": comparison and best_choices(comparison["by_model"]),
+            "thresholds": _records(tables["thresholds"]),
+            "threshold_loss": _records(tables["threshold_loss"]),
             "rows": data.frame is not None,
             "model_comparison": comparison and {k: comparison[k] for k in _COMPARED},
+            "model_coefficients": comparison and _records(comparison["coefficients"]),
+            "model_caveats": comparison and comparison["caveats"],
             "seconds": round(elapsed, 1),
         }, indent=2, default=str))  # fmt: skip
         return 0
@@ -553,39 +579,77 @@ def _guidance(args: argparse.Namespace) -> int:
 _COMPARED = ("contract", "n_train", "n_test", "fitted", "chavey", "fitted_minus_chavey")
 
 
+def _records(table: pd.DataFrame) -> list[dict[str, Any]]:
+    """A table as JSON records, its index as columns; infinities and NaN as null."""
+    frame = table.reset_index().replace([np.inf, -np.inf], np.nan).astype(object)
+    records = frame.where(frame.notna(), None).to_dict(orient="records")
+    return [{str(key): value for key, value in record.items()} for record in records]
+
+
+def _plain_floats(series: pd.Series) -> dict[str, float]:
+    return {str(key): round(float(value), 4) for key, value in series.items()}
+
+
 def _guidance_report(
     data: Any, tables: dict[str, pd.DataFrame], comparison: dict[str, Any] | None,
     data_folder: str, tables_folder: str, elapsed: float, args: argparse.Namespace,
 ) -> str:  # fmt: skip
+    from tarot_analysis.bootstrap import REPLICATES
+    from tarot_analysis.guidance import best_ranges
+
     rules = data.rules
     bots = data.bots[0] + " at every seat" if len(set(data.bots)) == 1 else ", ".join(data.bots)
-    by_score = tables["by_chavey"]
-    steady = by_score[by_score["n"] >= 200]
-    ranges = []
-    for best, rows in steady.groupby((steady["best"] != steady["best"].shift()).cumsum()):
-        del best
-        low, high = rows.index.min(), rows.index.max()
-        span = f"{low}" if low == high else f"{low}–{high}"
-        ranges.append(f"{span}: {rows['best'].iloc[0]}")
-    loss = tables["threshold_loss"]
+    ranges = best_ranges(tables["by_chavey"], min_n=200)
     lines = [
         f"Bidding guidance — rules {rules.name}, bots: {bots}, {args.deals:,} deals to seat 0 "
         f"({data.played_deals:,} played; Petit-sec redeals left out), mode: counterfactual "
-        f"(every contract played on each deal), seed {args.seed}, tarot-analysis {__version__} "
-        f"({elapsed:.1f} s)",
+        f"(every contract played on each deal; pass scores 0), seed {args.seed}, "
+        f"tarot-analysis {__version__} ({elapsed:.1f} s)",
         f"Run data: {data_folder}   Tables (CSV): {tables_folder}",
         "",
-        "Best contract by Chavey count (highest mean taker score; rows with n ≥ 200):",
-        "  " + "; ".join(ranges),
-        "",
-        "What each evaluator's published thresholds lose per deal against the best contract "
-        "(95% interval):",
+        "Best contract by Chavey count (highest mean taker score; counts held by 200 deals or "
+        "more; a ≈ b: a tie, the 95% interval of their paired difference reaches 0):",
     ]
-    for name, row in loss.iterrows():
+    for _, run in ranges.iterrows():
+        span = f"{run['low']}" if run["low"] == run["high"] else f"{run['low']}–{run['high']}"
         lines.append(
-            f"  {name:<18} {row['mean_loss']:7.2f} ± {row['loss_ci_half_width']:.2f} points "
-            f"(expected {row['mean_expected_score']:+.2f} vs best "
-            f"{row['best_expected_score']:+.2f}, n = {int(row['n']):,})"
+            f"  {span:>7}  {run['best']:<22} {run['n']:>9,} deals, its mean score "
+            f"{run['mean_best_score']:+7.2f} ± {run['half_width']:.2f}"
+        )
+    changes = tables["by_chavey"]["best_changes"]
+    steady = tables["by_chavey"][tables["by_chavey"]["n"] >= 200]
+    unstable = changes.reindex(steady.index)
+    unstable = unstable[unstable >= 0.05]
+    lines.append(
+        f"  Counts whose best changes in 5% or more of {REPLICATES} bootstrap replicates: "
+        + (", ".join(f"{k} ({v:.0%})" for k, v in unstable.items()) or "none")
+    )
+    lines += [
+        "",
+        "Thresholds: the count from which each contract (or a higher one) is bid, by the "
+        "rule fitted to the deals that never steps down (95% bootstrap interval over deals), "
+        "beside the published ones:",
+    ]
+    for key, row in tables["thresholds"].iterrows():
+        evaluator, contract = cast(tuple[str, str], key)
+        alone = row["never_alone"]
+        skipped = f"; never bid alone in {alone:.0%} of replicates" if alone > 0 else ""
+        lines.append(
+            f"  {evaluator:<17} {contract:<13} {_count_text(row['fitted']):>5} "
+            f"({_count_text(row['ci_low'])}–{_count_text(row['ci_high'])}{skipped})"
+            f"   published {_count_text(row['published'])}"
+        )
+    lines += [
+        "",
+        "What each rule loses per deal against the best contract of each value (95% interval "
+        "over deals); out of sample: chosen on half of the deals, scored on the other half:",
+    ]
+    for name, row in tables["threshold_loss"].iterrows():
+        lines.append(
+            f"  {name:<24} in sample {row['mean_loss']:6.2f} ± {row['loss_ci_half_width']:.2f}"
+            f"   out of sample {row['out_of_sample_loss']:6.2f} ± "
+            f"{row['out_of_sample_ci_half_width']:.2f}   (its expected score "
+            f"{row['mean_expected_score']:+.2f}, n = {int(row['n']):,})"
         )
     if comparison is None:
         lines += ["", "No fitted model: the run kept counts, not rows (--no-rows)."]
@@ -612,7 +676,19 @@ def _guidance_report(
             for k in ("brier", "log_loss", "auc")
         )
     )  # fmt: skip
+    lines += ["", "The fitted model's coefficients (log-odds per unit, 95% interval):"]
+    for feature, row in comparison["coefficients"].iterrows():
+        lines.append(
+            f"  {feature:<13} {row['per_unit']:+.3f} ({row['ci_low']:+.3f} to "
+            f"{row['ci_high']:+.3f})   odds × {row['odds_ratio']:.2f} per unit"
+        )
+    lines += ["", "Read it with care:", *(f"  - {caveat}" for caveat in comparison["caveats"])]
     return "\n".join(lines)
+
+
+def _count_text(value: float) -> str:
+    """A threshold: a whole count, or ``none`` where the rule never reaches it."""
+    return "none" if not np.isfinite(value) else f"{value:.0f}"
 
 
 def _json_number(value: Any) -> float | int | None:

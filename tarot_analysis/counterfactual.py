@@ -32,7 +32,7 @@ from tarot_analysis.play import Bots, PlayResult, play
 from tarot_analysis.rules import Rules
 from tarot_analysis.stats import wilson_interval
 
-__all__ = ["ContractOutcomes", "play_every_contract"]
+__all__ = ["ContractOutcomes", "paired_choice", "play_every_contract"]
 
 _CONTRACT = OUTCOME_COLUMNS.index("contract")
 _CALLED = (OUTCOME_COLUMNS.index("called_1"), OUTCOME_COLUMNS.index("called_2"))
@@ -86,9 +86,52 @@ class ContractOutcomes:
 
     def recommended(self) -> str:
         """The contract of highest mean score for the taker, or ``pass`` if none beats 0."""
-        means = self.summary()["mean_score"]
-        best = str(means.idxmax())
-        return best if float(means[best]) > 0 else "pass"
+        return str(self.choice()["best"])
+
+    def scores(self) -> pd.DataFrame:
+        """The taker's score per played deal (rows) and option (columns): ``pass`` (0), then
+        every contract."""
+        played = self.played()
+        table = played.pivot(index="deal", columns="contract", values="taker_score")
+        table = table[[c.name for c in self.rules.contracts]].astype(float)
+        table.insert(0, "pass", 0.0)
+        return table
+
+    def choice(self, confidence: float = 0.95) -> dict[str, Any]:
+        """The best option (highest mean score, ``pass`` scoring 0; the lower option among equal
+        means), the runner-up, and their difference deal by deal on the same deals with its
+        normal interval; ``tie`` when that interval reaches 0."""
+        return paired_choice(self.scores(), confidence)
+
+
+def paired_choice(scores: pd.DataFrame, confidence: float = 0.95) -> dict[str, Any]:
+    """The best column of ``scores`` (one row per deal) by mean, the runner-up, and their
+    paired difference: ``{"best", "runner_up", "difference", "ci_low", "ci_high", "tie", "n"}``.
+
+    >>> table = pd.DataFrame({"pass": [0.0] * 4, "prise": [30.0, -30.0, 40.0, 30.0]})
+    >>> choice = paired_choice(table)
+    >>> choice["best"], choice["runner_up"], choice["difference"], choice["tie"]
+    ('prise', 'pass', 17.5, True)
+    """
+    from scipy.stats import norm
+
+    means = scores.mean(axis=0).to_numpy()
+    order = np.argsort(-means, kind="stable")
+    best, runner = scores.columns[order[0]], scores.columns[order[1]]
+    differences = (scores[best] - scores[runner]).to_numpy(dtype=float)
+    n = len(differences)
+    mean = float(differences.mean()) if n else float("nan")
+    z = float(norm.ppf(0.5 + confidence / 2))
+    half = z * float(differences.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
+    return {
+        "best": str(best),
+        "runner_up": str(runner),
+        "difference": mean,
+        "ci_low": mean - half,
+        "ci_high": mean + half,
+        "tie": not mean - half > 0,
+        "n": n,
+    }
 
 
 def _dog_groups(rules: Rules) -> list[list[int]]:

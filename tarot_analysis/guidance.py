@@ -22,6 +22,7 @@ import pandas as pd
 import pyarrow as pa
 
 from tarot_analysis import evaluators
+from tarot_analysis.bootstrap import REPLICATES, replicate_sums
 from tarot_analysis.counterfactual import play_every_contract
 from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
 from tarot_analysis.errors import TarotInputError
@@ -33,19 +34,27 @@ from tarot_analysis.stats import Z_95, wilson_interval
 
 __all__ = [
     "GuidanceData",
+    "best_choices",
+    "best_ranges",
     "guidance_tables",
     "merge_counts",
     "rows_counts",
     "run_guidance",
     "table_by",
+    "threshold_loss",
+    "thresholds",
 ]
 
 KEPT_FEATURES = (
     "trumps",
     "excuse",
+    "petit",
+    "twenty_one",
     "bouts",
     "kings",
     "queens",
+    "knights",
+    "jacks",
     "voids",
     "singletons",
     "longest_suit",
@@ -96,30 +105,60 @@ GROUPINGS: Final = {
     "bouts_and_trumps": ("bouts_and_trumps",),
 }
 
-_KEYS: Final = ("grouping", "key_1", "key_2")
+#: The evaluators whose values get bootstrap sums (grouping ``replicates_<name>``, ``key_2``
+#: the replicate): their thresholds and the stability of their best contract come from these.
+BOOTSTRAPPED: Final = ("chavey", "bouts_and_trumps")
+
+#: Deals are split in two folds by the parity of their number: thresholds chosen on one fold
+#: are scored on the other (out of sample).
+FOLDS: Final = 2
+
+_KEYS: Final = ("grouping", "fold", "key_1", "key_2")
 
 
-def rows_counts(rows: pd.DataFrame, contracts: Sequence[str]) -> pd.DataFrame:
-    """The sufficient statistics of guidance rows: per grouping and key, over played deals,
-    ``n``, and per contract the deals made and the sum and sum of squares of the taker's score
-    in twelfths of a point (whole numbers). Plus grouping ``deals``, keyed by the redeal flag.
+def rows_counts(rows: pd.DataFrame, contracts: Sequence[str], *, seed: int) -> pd.DataFrame:
+    """The sufficient statistics of guidance rows: per grouping, fold and key, over played
+    deals, ``n``, and per contract the deals made and the sum and sum of squares of the taker's
+    score in twelfths of a point (whole numbers), and the sums of the products of two
+    contracts' scores. Plus grouping ``deals``, keyed by the redeal flag, and for each
+    evaluator of :data:`BOOTSTRAPPED` the Poisson-bootstrap sums of ``n`` and of each contract's
+    score per value and replicate (:mod:`tarot_analysis.bootstrap`, weights from ``seed``).
 
     Counts of disjoint sets of deals add up (:func:`merge_counts`): a run of any size is
     summarised in memory proportional to the tables.
     """
     played = rows[~rows["redeal"].to_numpy(dtype=bool)]
     values = _summands(played, contracts)
+    fold = played["deal"].to_numpy(dtype=np.int64) % FOLDS
     parts = []
     for grouping, keys in GROUPINGS.items():
         frame = pd.DataFrame(values)
+        frame["fold"] = fold
         frame["key_1"] = played[keys[0]].to_numpy(dtype=np.int64)
         frame["key_2"] = played[keys[1]].to_numpy(dtype=np.int64) if len(keys) > 1 else 0
-        summed = frame.groupby(["key_1", "key_2"], sort=True).sum().reset_index()
+        summed = frame.groupby(["fold", "key_1", "key_2"], sort=True).sum().reset_index()
         summed.insert(0, "grouping", grouping)
         parts.append(summed)
+    scores = np.column_stack([values[f"twelfths_{name}"] for name in contracts])
+    for name in BOOTSTRAPPED:
+        values_seen, groups = np.unique(played[name].to_numpy(dtype=np.int64), return_inverse=True)
+        sums = replicate_sums(
+            seed, played["deal"], groups, scores, groups_count=len(values_seen),
+            replicates=REPLICATES,
+        )  # fmt: skip
+        replicate, key = np.meshgrid(np.arange(REPLICATES), values_seen, indexing="ij")
+        weighted = {"n": sums[..., 0].ravel()}
+        for k, contract in enumerate(contracts):
+            weighted[f"twelfths_{contract}"] = sums[..., k + 1].ravel()
+        part = pd.DataFrame(weighted)
+        part.insert(0, "key_2", replicate.ravel())
+        part.insert(0, "key_1", key.ravel())
+        part.insert(0, "fold", 0)
+        part.insert(0, "grouping", f"replicates_{name}")
+        parts.append(part)
     redeal = rows["redeal"].to_numpy(dtype=np.int64)
     deals = pd.DataFrame({"key_1": [0, 1], "n": np.bincount(redeal, minlength=2)})
-    parts.append(deals.assign(grouping="deals", key_2=0))
+    parts.append(deals.assign(grouping="deals", fold=0, key_2=0))
     counts = pd.concat(parts, ignore_index=True).fillna(0)
     columns = [*_KEYS, *values]
     counts = counts[columns].astype({c: np.int64 for c in columns if c != "grouping"})
@@ -200,12 +239,11 @@ def run_guidance(
     names = seating.names
     threads = python_threads(seating, threads, client)
     seated = (bots,) * rules.players if isinstance(bots, str) else tuple(bots)
-    extra: dict[str, Any] = {"seat": 0, "mode": "counterfactual"}
+    # What a chunk holds: folders written with fewer features or counts are another run.
+    extra: dict[str, Any] = {"seat": 0, "mode": "counterfactual", "features": list(KEPT_FEATURES)}
     if not rows:
         extra["rows"] = False
-        # Counts with the products of two contracts' scores: folders of counts without them
-        # are another run.
-        extra["counts"] = "sums, squares and products"
+        extra["counts"] = f"sums, squares and products by fold; {REPLICATES} bootstrap sums"
     spec = RunSpec(
         kind="guidance", rules=rules.name, bots=names, seed=seed, deals=deals,
         chunk_size=chunk_size, extra=extra,
@@ -216,7 +254,8 @@ def run_guidance(
         table = _chunk_rows(rules, seated, seed, chunk, first, n)
         if rows:
             return table
-        return pa.Table.from_pandas(rows_counts(table.to_pandas(), contracts), preserve_index=False)
+        counts = rows_counts(table.to_pandas(), contracts, seed=seed)
+        return pa.Table.from_pandas(counts, preserve_index=False)
 
     result = run(spec, folder, work, threads=threads, progress=progress, client=client)
     if not rows:
@@ -224,45 +263,77 @@ def run_guidance(
         return GuidanceData(rules=rules, bots=names, seed=seed, counts=counts, run=result)
     frame = read_dataset(folder).to_pandas()
     return GuidanceData(
-        rules=rules, bots=names, seed=seed, counts=rows_counts(frame, contracts), frame=frame,
+        rules=rules, bots=names, seed=seed, counts=rows_counts(frame, contracts, seed=seed),
+        frame=frame,
         run=result,
     )  # fmt: skip
 
 
 def _rate_rows(group: pd.DataFrame, contracts: list[str]) -> pd.DataFrame:
-    """Rates, intervals and mean scores from summed counts, one row per key."""
+    """Rates, intervals and mean scores from summed counts, one row per key; the best choice
+    (``pass`` scoring 0 among them), the runner-up and their paired difference."""
     n = group["n"].to_numpy()
     table = pd.DataFrame({"n": n}, index=group.index)
-    best = np.full(len(group), "pass", dtype=object)
-    best_score = np.zeros(len(group))
     for name in contracts:
         made = group[f"made_{name}"].to_numpy()
         low, high = wilson_interval(made, n)
-        mean = group[f"twelfths_{name}"].to_numpy() / SCORE_UNIT / n
+        sums = group[f"twelfths_{name}"].to_numpy(dtype=float)
+        squares = group[f"twelfths_sq_{name}"].to_numpy(dtype=float)
         table[f"{name}_rate"] = made / n
         table[f"{name}_ci_low"] = low
         table[f"{name}_ci_high"] = high
-        table[f"{name}_mean_score"] = mean
-        # The spread of the taker's score, from its sum and sum of squares (whole numbers).
-        sums = group[f"twelfths_{name}"].to_numpy(dtype=float)
-        squares = group[f"twelfths_sq_{name}"].to_numpy(dtype=float)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            variance = (squares - sums**2 / n) / (n - 1) / SCORE_UNIT**2
-        half = Z_95 * np.sqrt(np.clip(variance, 0, None) / n)
-        table[f"{name}_score_half_width"] = np.where(n > 1, half, np.nan)
-        better = mean > best_score
-        best = np.where(better, name, best)
-        best_score = np.where(better, mean, best_score)
+        table[f"{name}_mean_score"] = sums / SCORE_UNIT / n
+        table[f"{name}_score_half_width"] = _half_width(sums, squares, n)
+    options = np.array(["pass", *contracts], dtype=object)
+    means = _option_sums(group, contracts) / np.maximum(n, 1)[:, None] / SCORE_UNIT
+    # Highest mean first; among equal means the earlier option (pass, then the lower contract).
+    order = np.argsort(-means, axis=1, kind="stable")
+    best, runner_up = options[order[:, 0]], options[order[:, 1]]
+    total, squares = _paired_sums(group, contracts, best, runner_up)
+    difference = total / SCORE_UNIT / n
+    half = _half_width(total, squares, n)
     table["best"] = best
-    table["best_mean_score"] = best_score
+    table["best_mean_score"] = np.take_along_axis(means, order[:, :1], axis=1)[:, 0]
+    table["runner_up"] = runner_up
+    table["difference"] = difference
+    table["difference_ci_low"] = difference - half
+    table["difference_ci_high"] = difference + half
+    # A tie exactly when the interval of the difference reaches 0 (or cannot be estimated).
+    table["tie"] = ~(difference - half > 0)
     return table
+
+
+def _half_width(sums: np.ndarray, squares: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The 95% half-width of a mean over deals, in points, from the sum and the sum of squares
+    of its per-deal values in twelfths of a point; NaN below two deals."""
+    n = np.asarray(n, dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        variance = (squares - sums**2 / n) / (n - 1) / SCORE_UNIT**2
+        half = Z_95 * np.sqrt(np.clip(variance, 0, None) / n)
+    return np.where(n > 1, half, np.nan)
+
+
+def _option_sums(groups: pd.DataFrame, contracts: Sequence[str]) -> np.ndarray:
+    """Per group, the sum of the taker's score under each option, ``pass`` (0) first."""
+    columns = [groups[f"twelfths_{name}"].to_numpy(dtype=float) for name in contracts]
+    return np.column_stack([np.zeros(len(groups)), *columns])
+
+
+def _grouping(data: GuidanceData, grouping: str, *, fold: int | None = None) -> pd.DataFrame:
+    """The counts of a grouping, keys named ``key_1, key_2``, summed over the folds (or of one)."""
+    rows = data.counts[data.counts["grouping"] == grouping]
+    if fold is not None:
+        rows = rows[rows["fold"] == fold]
+    values = [c for c in rows.columns if c not in _KEYS]
+    return rows.groupby(["key_1", "key_2"])[values].sum()
 
 
 def table_by(data: GuidanceData, keys: str | list[str], *, min_n: int = 1) -> pd.DataFrame:
     """Per value of ``keys`` (e.g. ``"chavey"``, ``["bouts", "trumps"]``): n, and for every
     contract its success rate with a Wilson interval, the taker's mean score and the half-width
-    of its 95% interval; ``best`` is the contract of highest mean score (``pass`` when none
-    beats 0).
+    of its 95% interval; ``best`` is the option of highest mean score (``pass`` scoring 0),
+    ``runner_up`` the next, ``difference`` theirs, deal by deal on the same deals, with its 95%
+    interval, and ``tie`` when that interval reaches 0.
 
     The keys of :data:`GROUPINGS` come from the run's counts; any other column of the rows
     needs a run that kept them.
@@ -276,11 +347,97 @@ def table_by(data: GuidanceData, keys: str | list[str], *, min_n: int = 1) -> pd
     if grouping is None:
         counts = _counts_by(data.played(), names, data.contracts)
     else:
-        rows = data.counts[data.counts["grouping"] == grouping]
-        named = rows.rename(columns=dict(zip(_KEYS[1:], GROUPINGS[grouping], strict=False)))
+        rows = _grouping(data, grouping).reset_index()
+        named = rows.rename(columns=dict(zip(_KEYS[2:], GROUPINGS[grouping], strict=False)))
         counts = named.groupby(names)[[c for c in rows.columns if c not in _KEYS]].sum()
     table = _rate_rows(counts, data.contracts)
     return table[table["n"] >= min_n]
+
+
+def best_choices(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """A table's best choice per key, as JSON: ``{key: {"best", "runner_up", "difference",
+    "ci_low", "ci_high", "tie", "n"}}`` (keys of two columns written ``"1,8"``)."""
+    out = {}
+    for key, row in table.iterrows():
+        label = ",".join(map(str, key)) if isinstance(key, tuple) else str(key)
+        out[label] = {
+            "best": str(row["best"]),
+            "runner_up": str(row["runner_up"]),
+            "difference": _number(row["difference"]),
+            "ci_low": _number(row["difference_ci_low"]),
+            "ci_high": _number(row["difference_ci_high"]),
+            "tie": bool(row["tie"]),
+            "n": int(row["n"]),
+        }
+    return out
+
+
+def best_ranges(table: pd.DataFrame, *, min_n: int = 1) -> pd.DataFrame:
+    """Runs of consecutive values of a one-key table (:func:`table_by`) that share their
+    reading, among values held by at least ``min_n`` deals: ``low``, ``high``, ``best`` (the
+    best option, or for a tie both options, ``"prise ≈ garde"``, lowest first), ``tie``, ``n``
+    (deals in the run), and the mean score of the best option of each value over the run's
+    deals with the half-width of its 95% interval (``mean_best_score``, ``half_width``).
+
+    >>> table = pd.DataFrame(
+    ...     {"n": [300, 300, 300, 300], "best": ["pass", "prise", "garde", "garde"],
+    ...      "runner_up": ["prise", "garde", "prise", "prise"], "tie": [False, True, True, False],
+    ...      "best_mean_score": [0.0, 1.0, 2.0, 20.0], "prise_mean_score": [-9.0, 1.0, 1.0, 9.0],
+    ...      "prise_score_half_width": [1.0] * 4, "garde_mean_score": [-19.0, 0.0, 2.0, 20.0],
+    ...      "garde_score_half_width": [2.0] * 4},
+    ...     index=pd.Index([40, 41, 42, 43], name="chavey"),
+    ... )
+    >>> best_ranges(table)[["low", "high", "best", "n"]].values.tolist()
+    [[40, 40, 'pass', 300], [41, 42, 'prise ≈ garde', 600], [43, 43, 'garde', 300]]
+    """
+    steady = table[table["n"] >= min_n].sort_index()
+    suffix = "_score_half_width"
+    names = [str(c) for c in steady.columns]
+    options = ["pass", *(c[: -len(suffix)] for c in names if c.endswith(suffix))]
+    rank = {name: k for k, name in enumerate(options)}
+
+    def reading(row: pd.Series) -> str:
+        if not row["tie"]:
+            return str(row["best"])
+        pair = sorted((str(row["best"]), str(row["runner_up"])), key=rank.__getitem__)
+        return " ≈ ".join(pair)
+
+    labels = steady.apply(reading, axis=1) if len(steady) else pd.Series(dtype=object)
+    n = steady["n"].to_numpy(dtype=float)
+    # Each value's sum and sum of squares of its best option's score, from its mean and the
+    # half-width of its interval: the run's mean and interval are over its deals.
+    mean = np.zeros(len(steady))
+    half = np.zeros(len(steady))
+    for name in options[1:]:
+        here = (steady["best"] == name).to_numpy()
+        mean = np.where(here, steady[f"{name}_mean_score"], mean)
+        half = np.where(here, steady[f"{name}_score_half_width"], half)
+    variance = (np.nan_to_num(half) / Z_95) ** 2 * n
+    sums, squares = mean * n, variance * (n - 1) + n * mean**2
+    rows = []
+    runs = (labels != labels.shift()).cumsum()
+    for _, part in steady.groupby(runs.to_numpy()):
+        at = steady.index.get_indexer(part.index)
+        total = float(n[at].sum())
+        run_mean = float(sums[at].sum() / total)
+        run_variance = (float(squares[at].sum()) - total * run_mean**2) / max(total - 1, 1)
+        rows.append(
+            {
+                "low": part.index.min(),
+                "high": part.index.max(),
+                "best": labels.iloc[at[0]],
+                "tie": bool(part["tie"].iloc[0]),
+                "n": int(total),
+                "mean_best_score": run_mean,
+                "half_width": Z_95 * float(np.sqrt(max(run_variance, 0.0) / total)),
+            }
+        )
+    columns = ["low", "high", "best", "tie", "n", "mean_best_score", "half_width"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _number(value: Any) -> float | None:
+    return None if pd.isna(value) else round(float(value), 4)
 
 
 def _summands(played: pd.DataFrame, contracts: Sequence[str]) -> dict[str, Any]:
@@ -311,7 +468,7 @@ def _counts_by(played: pd.DataFrame, keys: list[str], contracts: Sequence[str]) 
 def _paired_sums(
     groups: pd.DataFrame, contracts: Sequence[str], first: np.ndarray, second: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Per group, the sum and the sum of squares over its deals of the score of contract
+    """Per group, the sum and the sum of squares over its deals of the score of option
     ``first`` less that of ``second`` (names per group, ``"pass"`` scoring 0), in twelfths of
     a point: from the counts' sums, squares and products."""
     order = {name: k for k, name in enumerate(contracts)}
@@ -342,55 +499,234 @@ def _paired_sums(
     return total, squares
 
 
-def threshold_loss(data: GuidanceData) -> pd.DataFrame:
-    """What each evaluator's thresholds lose per deal against the best contract of each score.
+# --- Thresholds: a monotone rule fitted to the deals, with bootstrap intervals --------------
 
-    For every deal, the evaluator's recommended contract is compared, on that deal, with the
-    contract of best mean score at the deal's evaluator value: the loss is the difference of
-    the two scores on the deal (pass scores 0). Its mean and 95% interval are over deals, from
-    the per-deal losses; the counts give their sum and sum of squares exactly (each group of
-    equal evaluator value, and for Chavey's bids equal distribution count, has one pair of
-    contracts). The mean is the same as comparing each group's mean scores.
+
+def monotone_choice(sums: np.ndarray) -> np.ndarray:
+    """The option per value of a count that maximises the total score under a rule that never
+    steps down as the count grows: ``sums[..., value, option]`` the total score of each option
+    (options ordered pass, then the contracts lowest first) at each value of the count, in
+    increasing order. Returns the option index per value, non-decreasing (dynamic programming;
+    among rules of equal total, the one that steps up latest).
+
+    Value by value the best options are pass, Prise, Garde, Prise, Garde; a rule that never
+    steps down keeps the Garde at the fourth value (total 15, against 14 for staying at the
+    Prise until the last value):
+
+    >>> sums = [[0, -5, -9], [0, 2, -1], [0, -1, 3], [0, 4, 1], [0, 2, 9]]
+    >>> monotone_choice(np.array(sums)).tolist()
+    [0, 1, 2, 2, 2]
     """
-    size = data.rules.hand_size
-    contracts = data.contracts
+    values = np.asarray(sums, dtype=float)
+    count, options = values.shape[-2], values.shape[-1]
+    lead = values.shape[:-2]
+    best = np.zeros((*lead, options))
+    came_from = np.zeros((*lead, count, options), dtype=np.int64)
+    for c in range(count):
+        # The best total ending at option o at this value: the best over options ≤ o before.
+        prefix = np.maximum.accumulate(best, axis=-1)
+        where = np.zeros((*lead, options), dtype=np.int64)
+        for o in range(1, options):
+            higher = best[..., o] > prefix[..., o - 1]
+            where[..., o] = np.where(higher, o, where[..., o - 1])
+        came_from[..., c, :] = where
+        best = prefix + values[..., c, :]
+    choice = np.zeros((*lead, count), dtype=np.int64)
+    # Among equal totals, the lowest option last: the rule that steps up latest.
+    last = np.argmax(best, axis=-1)
+    choice[..., count - 1] = last
+    for c in range(count - 1, 0, -1):
+        here = choice[..., c][..., None]
+        choice[..., c - 1] = np.take_along_axis(came_from[..., c, :], here, axis=-1)[..., 0]
+    return choice
+
+
+def _starts(choice: np.ndarray, values: np.ndarray, options: int) -> np.ndarray:
+    """Per option after pass, the least value from which the rule names it or a higher one
+    (``inf`` when it never does): ``choice[..., value]``."""
+    out = np.full((*choice.shape[:-1], options - 1), np.inf)
+    for o in range(1, options):
+        reached = choice >= o
+        first = np.argmax(reached, axis=-1)
+        out[..., o - 1] = np.where(reached.any(axis=-1), values[first], np.inf)
+    return out
+
+
+#: Above any value of either evaluator (Chavey's count of 24 cards stays under 200).
+_HIGHEST_VALUE: Final = 400
+
+
+def _published_starts(evaluator: str, values: np.ndarray, size: int, options: int) -> np.ndarray:
+    """The least value of the evaluator from which its published thresholds bid each contract
+    or a higher one (Chavey's Garde sans and Garde contre read on the count without its
+    distribution part, the one the fitted rule uses); ``inf`` when they never do."""
+    del values
+    grid = np.arange(0, _HIGHEST_VALUE + 1)
+    if evaluator == "chavey":
+        bids = evaluators.chavey_bid(grid, grid, hand_size=size)
+    else:
+        bids = evaluators.bouts_and_trumps_bid(grid, hand_size=size)
+    return _starts(np.asarray(bids, dtype=np.int64) + 1, grid, options)
+
+
+def _replicate_sums(data: GuidanceData, evaluator: str) -> tuple[np.ndarray, np.ndarray]:
+    """The values of an evaluator and its bootstrap sums: ``(replicates, value, option)``."""
+    rows = _grouping(data, f"replicates_{evaluator}").reset_index()
+    values = np.sort(rows["key_1"].unique())
+    replicates = int(rows["key_2"].max()) + 1
+    sums = np.zeros((replicates, len(values), len(data.contracts) + 1))
+    at = np.searchsorted(values, rows["key_1"].to_numpy())
+    sums[rows["key_2"].to_numpy(), at] = _option_sums(rows, data.contracts)
+    return values, sums
+
+
+def thresholds(data: GuidanceData) -> pd.DataFrame:
+    """Per evaluator of :data:`BOOTSTRAPPED` and contract: the value from which the monotone
+    rule fitted to the run's deals (:func:`monotone_choice`) bids the contract or a higher one,
+    its 95% percentile interval over the bootstrap replicates (``inf``: beyond every value
+    seen), the share of replicates in which it is never bid alone, and the published
+    threshold beside it."""
     rows = []
-    for name in ("chavey", "bouts_and_trumps"):
-        by_value = table_by(data, name)
-        groups = data.counts[data.counts["grouping"] == name]
-        value = groups["key_1"].to_numpy()
-        if name == "chavey":
-            bids = evaluators.chavey_bid(value, groups["key_2"].to_numpy(), hand_size=size)
-        else:
-            bids = evaluators.bouts_and_trumps_bid(value, hand_size=size)
-        chosen = np.asarray(evaluators.bid_names(bids), dtype=object)
-        best = by_value["best"].reindex(value).to_numpy(dtype=object)
-        n = float(groups["n"].sum())
-        total, squares = _paired_sums(groups, contracts, best, chosen)
-        mean_loss = total.sum() / n / SCORE_UNIT
-        variance = (squares.sum() / SCORE_UNIT**2 - n * mean_loss**2) / (n - 1)
-        passing = np.full(len(groups), "pass", dtype=object)
-        chosen_sums, _ = _paired_sums(groups, contracts, chosen, passing)
-        mean_chosen = float(chosen_sums.sum() / n / SCORE_UNIT)
+    options = len(data.contracts) + 1
+    for evaluator in BOOTSTRAPPED:
+        groups = _grouping(data, evaluator).groupby(level="key_1").sum()
+        values = groups.index.to_numpy()
+        point = _starts(monotone_choice(_option_sums(groups, data.contracts)), values, options)
+        replicate_values, sums = _replicate_sums(data, evaluator)
+        boot = _starts(monotone_choice(sums), replicate_values, options)
+        published = _published_starts(evaluator, values, data.rules.hand_size, options)
+        for k, contract in enumerate(data.contracts):
+            low, high = np.quantile(boot[:, k], [0.025, 0.975], method="inverted_cdf")
+            # Bid alone: the rule names this contract at some value (not only a higher one).
+            skipped = boot[:, k] == (boot[:, k + 1] if k + 1 < len(data.contracts) else np.inf)
+            rows.append(
+                {
+                    "evaluator": evaluator,
+                    "contract": contract,
+                    "fitted": float(point[k]),
+                    "ci_low": float(low),
+                    "ci_high": float(high),
+                    "never_alone": float(skipped.mean()),
+                    "published": float(published[k]),
+                    "replicates": len(boot),
+                }
+            )
+    return pd.DataFrame(rows).set_index(["evaluator", "contract"])
+
+
+def best_stability(data: GuidanceData, evaluator: str = "chavey") -> pd.Series:
+    """Per value of the evaluator, the share of bootstrap replicates whose best option differs
+    from the run's: how often another run of the same size would name another best."""
+    groups = _grouping(data, evaluator).groupby(level="key_1").sum()
+    best = np.argmax(_option_sums(groups, data.contracts), axis=1)
+    values, sums = _replicate_sums(data, evaluator)
+    at = np.searchsorted(values, groups.index.to_numpy())
+    changed = np.argmax(sums[:, at, :], axis=-1) != best[None, :]
+    index = groups.index.rename(evaluator)
+    return pd.Series(changed.mean(axis=0), index=index, name="best_changes")
+
+
+# --- What each rule loses against the best contract of each value -----------------------------
+
+
+def _rule_choices(
+    data: GuidanceData, rule: str, groups: pd.DataFrame, choosing: pd.DataFrame
+) -> tuple[np.ndarray, np.ndarray]:
+    """For the groups scored (index ``key_1, key_2``), the best option of their evaluator value
+    and the rule's option, both chosen on the ``choosing`` counts (same evaluator)."""
+    options = np.array(["pass", *data.contracts], dtype=object)
+    by_value = choosing.groupby(level="key_1").sum()
+    chosen_values = by_value.index.to_numpy()
+    sums = _option_sums(by_value, data.contracts)
+    value = groups.index.get_level_values("key_1").to_numpy()
+    seen = np.isin(value, chosen_values)
+    at = np.clip(np.searchsorted(chosen_values, value), 0, len(chosen_values) - 1)
+    best = np.where(seen, options[np.argmax(sums, axis=1)][at], "pass")
+    size = data.rules.hand_size
+    if rule == "chavey":
+        bids = evaluators.chavey_bid(
+            value, groups.index.get_level_values("key_2").to_numpy(), hand_size=size
+        )
+        return best, np.asarray(evaluators.bid_names(bids), dtype=object)
+    if rule == "bouts_and_trumps":
+        bids = evaluators.bouts_and_trumps_bid(value, hand_size=size)
+        return best, np.asarray(evaluators.bid_names(bids), dtype=object)
+    # A fitted rule: the monotone choice, a step function that holds between values seen.
+    choice = monotone_choice(sums)
+    below = np.clip(np.searchsorted(chosen_values, value, side="right") - 1, 0, None)
+    return best, np.where(value < chosen_values[0], "pass", options[choice][below])
+
+
+#: The rules whose loss is measured: each evaluator's published thresholds, and the monotone
+#: thresholds fitted to the deals on each evaluator.
+RULES: Final = {
+    "chavey": "chavey",
+    "chavey_fitted": "chavey",
+    "bouts_and_trumps": "bouts_and_trumps",
+    "bouts_and_trumps_fitted": "bouts_and_trumps",
+}
+
+
+def threshold_loss(data: GuidanceData) -> pd.DataFrame:
+    """What each rule of :data:`RULES` loses per deal against the best contract of each value.
+
+    For every deal, the rule's contract is compared, on that deal, with the option of best mean
+    score at the deal's evaluator value: the loss is the difference of the two scores on the
+    deal (pass scores 0). Its mean and 95% interval are over deals, from the per-deal losses;
+    the counts give their sum and sum of squares exactly (each group of equal evaluator value,
+    and for Chavey's bids equal distribution count, has one pair of options).
+
+    In sample, the best options and the fitted thresholds are chosen on every deal and scored
+    on the same deals: the loss of the fitted rules is then optimistic. Out of sample, they are
+    chosen on one fold of the deals (even deal numbers, or odd) and scored on the other, then
+    the other way round; the losses of both folds are pooled, deal by deal.
+    """
+    rows = []
+    for rule, evaluator in RULES.items():
+        measured = {}
+        for scheme, pairs in (("in", [(None, None)]), ("out", [(0, 1), (1, 0)])):
+            n = total = squares = scored_sum = 0.0
+            for scoring, choosing in pairs:
+                groups = _grouping(data, evaluator, fold=scoring)
+                chooser = _grouping(data, evaluator, fold=choosing)
+                best, chosen = _rule_choices(data, rule, groups, chooser)
+                part, part_squares = _paired_sums(groups, data.contracts, best, chosen)
+                passing = np.full(len(groups), "pass", dtype=object)
+                scored, _ = _paired_sums(groups, data.contracts, chosen, passing)
+                n += float(groups["n"].sum())
+                total += float(part.sum())
+                squares += float(part_squares.sum())
+                scored_sum += float(scored.sum())
+            half = float(_half_width(np.array(total), np.array(squares), np.array(n)))
+            measured[scheme] = (n, total / n / SCORE_UNIT, half, scored_sum / n / SCORE_UNIT)
+        n, mean, half, score = measured["in"]
+        _, out_mean, out_half, out_score = measured["out"]
         rows.append(
             {
-                "evaluator": name,
+                "rule": rule,
+                "evaluator": evaluator,
                 "n": int(n),
-                "mean_expected_score": mean_chosen,
-                "best_expected_score": mean_chosen + float(mean_loss),
-                "mean_loss": float(mean_loss),
-                "loss_ci_half_width": float(Z_95 * np.sqrt(max(variance, 0.0) / n)),
+                "mean_expected_score": score,
+                "best_expected_score": score + mean,
+                "mean_loss": mean,
+                "loss_ci_half_width": half,
+                "out_of_sample_expected_score": out_score,
+                "out_of_sample_loss": out_mean,
+                "out_of_sample_ci_half_width": out_half,
             }
         )
-    return pd.DataFrame(rows).set_index("evaluator")
+    return pd.DataFrame(rows).set_index("rule")
 
 
 def guidance_tables(data: GuidanceData) -> dict[str, pd.DataFrame]:
     """Every guidance table of a run."""
+    by_chavey = table_by(data, "chavey")
+    by_chavey["best_changes"] = best_stability(data, "chavey").reindex(by_chavey.index)
     return {
-        "by_chavey": table_by(data, "chavey"),
+        "by_chavey": by_chavey,
         "by_bouts_trumps": table_by(data, ["bouts", "trumps"]),
         "by_kings": table_by(data, "kings"),
+        "thresholds": thresholds(data),
         "threshold_loss": threshold_loss(data),
     }
 
@@ -409,30 +745,68 @@ def save_tables(tables: dict[str, pd.DataFrame], folder: str | os.PathLike[str])
 
 # --- A success model fitted on simulated outcomes, against Chavey's count -------------------
 
-#: The features the model is fitted on: those kept, but the poignée (trumps already count).
-MODEL_FEATURES = tuple(name for name in KEPT_FEATURES if name != "poignee")
+#: The features the model is fitted on, none inside another: the plain trumps (2 to 20) apart
+#: from the three bouts, each bout on its own, the honours by rank, and the shape. (The bouts
+#: count the Excuse, and the trumps the Petit and the 21: on those, a coefficient would be
+#: read against another that already holds part of it.) Card points are left out: they add up
+#: the bouts and honours already there.
+MODEL_FEATURES = (
+    "plain_trumps",
+    "petit",
+    "twenty_one",
+    "excuse",
+    "kings",
+    "queens",
+    "knights",
+    "jacks",
+    "voids",
+    "singletons",
+    "longest_suit",
+)
+
+
+def model_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The rows with the model's derived features (``plain_trumps``) added."""
+    missing = {"petit", "twenty_one", "knights", "jacks"} - set(frame.columns)
+    if missing:
+        raise TarotInputError(
+            f"these guidance rows lack {', '.join(sorted(missing))}: they were written by an "
+            "older version; run the guidance again into a new folder"
+        )
+    return frame.assign(plain_trumps=frame["trumps"] - frame["petit"] - frame["twenty_one"])
 
 
 @dataclass(frozen=True)
 class SuccessModel:
-    """Logistic regression of a contract's success on hand features (standardised inside)."""
+    """Logistic regression of a contract's success on hand features: a binomial GLM with its
+    coefficients per unit of each feature, their standard errors and 95% intervals."""
 
     contract: str
     features: tuple[str, ...]
-    mean: np.ndarray
-    scale: np.ndarray
-    coefficients: np.ndarray  # intercept first, then one per feature (standardised units)
+    coefficients: np.ndarray  # intercept first, then one per feature, log-odds per unit
+    standard_errors: np.ndarray
+    scale: np.ndarray  # each feature's standard deviation on the deals fitted
+    n: int
 
     def predict(self, frame: pd.DataFrame) -> np.ndarray:
         """Probability of success of each row."""
-        x = (frame[list(self.features)].to_numpy(dtype=float) - self.mean) / self.scale
+        x = frame[list(self.features)].to_numpy(dtype=float)
         return _sigmoid(self.coefficients[0] + x @ self.coefficients[1:])
 
     def table(self) -> pd.DataFrame:
-        """The coefficients, per standard deviation of each feature and per unit."""
-        per_unit = self.coefficients[1:] / self.scale
+        """Per feature: the log-odds per unit with its standard error and 95% interval, the
+        odds ratio per unit, and the log-odds per standard deviation of the feature."""
+        per_unit = self.coefficients[1:]
+        error = self.standard_errors[1:]
         return pd.DataFrame(
-            {"per_sd": self.coefficients[1:], "per_unit": per_unit},
+            {
+                "per_unit": per_unit,
+                "std_error": error,
+                "ci_low": per_unit - Z_95 * error,
+                "ci_high": per_unit + Z_95 * error,
+                "odds_ratio": np.exp(per_unit),
+                "per_sd": per_unit * self.scale,
+            },
             index=pd.Index(self.features, name="feature"),
         )
 
@@ -444,26 +818,22 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 def fit_logistic(
     frame: pd.DataFrame, target: str, features: Sequence[str], contract: str
 ) -> SuccessModel:
-    """Maximum-likelihood logistic regression (a small ridge keeps it finite on separable data)."""
-    from scipy.optimize import minimize
+    """Maximum-likelihood logistic regression (statsmodels' binomial GLM, fitted by iteratively
+    reweighted least squares), with the standard errors of its coefficients."""
+    import statsmodels.api as sm
 
     x = frame[list(features)].to_numpy(dtype=float)
     y = frame[target].to_numpy(dtype=float)
-    mean = x.mean(axis=0)
-    scale = x.std(axis=0)
-    scale[scale == 0] = 1.0
-    z = np.column_stack([np.ones(len(x)), (x - mean) / scale])
-    ridge = 1e-4
-
-    def loss(w: np.ndarray) -> tuple[float, np.ndarray]:
-        p = _sigmoid(z @ w)
-        eps = 1e-12
-        value = -np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)) + ridge * w @ w
-        grad = z.T @ (p - y) / len(y) + 2 * ridge * w
-        return float(value), grad
-
-    fit = minimize(loss, np.zeros(z.shape[1]), jac=True, method="L-BFGS-B")
-    return SuccessModel(contract, tuple(features), mean, scale, fit.x)
+    design = np.column_stack([np.ones(len(x)), x])
+    fit = sm.GLM(y, design, family=sm.families.Binomial()).fit()
+    return SuccessModel(
+        contract=contract,
+        features=tuple(features),
+        coefficients=np.asarray(fit.params, dtype=float),
+        standard_errors=np.asarray(fit.bse, dtype=float),
+        scale=x.std(axis=0),
+        n=len(y),
+    )
 
 
 def auc(y: np.ndarray, p: np.ndarray) -> float:
@@ -507,9 +877,11 @@ def compare_evaluators(
     Brier score and log loss are means of per-deal terms: their 95% intervals, and those of
     the paired differences, come from the central limit theorem. AUC and its difference get
     a bootstrap 95% interval over held-out deals. Also each predictor's calibration by tenths
-    of predicted probability.
+    of predicted probability, the best contract by tenth of the fitted model's probability on
+    the held-out deals (``by_model``, as :func:`table_by`), and the caveats of reading it, one
+    sentence each.
     """
-    played = data.played().sort_values("deal")
+    played = model_frame(data.played().sort_values("deal"))
     cut = int(len(played) * (1 - held_out))
     train, test = played.iloc[:cut], played.iloc[cut:]
     target = f"made_{contract}"
@@ -544,7 +916,53 @@ def compare_evaluators(
     result["fitted_minus_chavey"] = difference
     result["coefficients"] = model.table()
     result["calibration"] = {name: calibration(y, p) for name, p in predictions.items()}
+    band = np.clip((predictions["fitted"] * PROBABILITY_BANDS).astype(np.int64), 0, 9)
+    by_band = _counts_by(test.assign(band=band), ["band"], data.contracts)
+    by_model = _rate_rows(by_band, data.contracts)
+    by_model.index = pd.Index(
+        [f"{b / PROBABILITY_BANDS:.1f}-{(b + 1) / PROBABILITY_BANDS:.1f}" for b in by_model.index],
+        name=f"{contract}_probability",
+    )
+    result["by_model"] = by_model
+    result["caveats"] = model_caveats(result, data.bots)
     return result
+
+
+#: The fitted model's probability is read in tenths.
+PROBABILITY_BANDS: Final = 10
+
+
+def model_caveats(comparison: dict[str, Any], bots: Sequence[str]) -> list[str]:
+    """What a reader of the fitted model should keep in mind, one sentence each: the ones that
+    hold for every run, and those its calibration shows."""
+    contract = str(comparison["contract"]).replace("_", " ")
+    who = bots[0] if len(set(bots)) == 1 else ", ".join(bots)
+    caveats = [
+        f"The model predicts whether a {contract} makes with {who} bots at every seat; other "
+        "players make and break other contracts.",
+        "Each coefficient is the change in log-odds for one more of that feature with every "
+        "other feature held fixed; in real hands the features move together (more trumps "
+        "leave fewer suit cards), so a coefficient alone is not what one more card is worth.",
+        "The intervals are those of the coefficients given the model's form: a logistic on "
+        "counts, with no interaction (a king is worth the same in a long suit as in a short "
+        "one).",
+    ]
+    table = comparison["calibration"]["fitted"]
+    for low, high, word in ((0.0, 0.3, "low"), (0.3, 0.7, "middle"), (0.7, 1.0, "high")):
+        rows = table[(table["predicted"] >= low) & (table["predicted"] < high + 1e-12)]
+        under = rows[rows["ci_low"] > rows["predicted"]]
+        over = rows[rows["ci_high"] < rows["predicted"]]
+        for kind, found in (("under", under), ("over", over)):
+            if len(found) == 0:
+                continue
+            worst = found.iloc[int(np.argmax(np.abs(found["observed"] - found["predicted"])))]
+            caveats.append(
+                f"At {word} predicted chances the model {kind}-predicts: where it predicts "
+                f"{worst['predicted']:.0%}, {worst['observed']:.0%} of the held-out deals made "
+                f"(95% interval {worst['ci_low']:.0%} to {worst['ci_high']:.0%}, "
+                f"{int(worst['n']):,} deals)."
+            )
+    return caveats
 
 
 def calibration(y: np.ndarray, p: np.ndarray, bins: int = 10) -> pd.DataFrame:

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from tarot_analysis import cards, evaluators, exact
-from tarot_analysis.counterfactual import ContractOutcomes, play_every_contract
+from tarot_analysis.counterfactual import ContractOutcomes, paired_choice, play_every_contract
 from tarot_analysis.engine.core import call_candidates, second_call_candidates
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import hand_features_of
@@ -37,11 +37,19 @@ class HandAnalysis:
     calls: pd.DataFrame  # per candidate call: the best contract and its mean score
     dog: dict[str, pd.Series]  # exact distributions of what the dog holds
     evaluations: dict[str, int]
+    #: The best call against the runner-up, each with its best contract, deal by deal on the
+    #: same deals (``None`` without a call).
+    call_choice: dict[str, Any] | None = None
 
     @property
     def recommended(self) -> str:
         """The contract of highest expected score (``pass`` if none beats passing)."""
         return self.outcomes.recommended()
+
+    @property
+    def choice(self) -> dict[str, Any]:
+        """The recommended bid, the runner-up and their paired difference with its interval."""
+        return self.outcomes.choice()
 
     @property
     def call(self) -> str | None:
@@ -63,7 +71,9 @@ class HandAnalysis:
             "bots": list(self.bots),
             "mode": "counterfactual",
             "recommended": self.recommended,
+            "choice": self.choice,
             "call": self.call,
+            "call_choice": self.call_choice,
             "evaluations": self.evaluations,
             "contracts": {
                 name: {
@@ -83,7 +93,12 @@ class HandAnalysis:
                 for name, row in summary.iterrows()
             },
             "calls": {
-                str(name): {"best_contract": row["best_contract"], "mean_score": row["mean_score"]}
+                str(name): {
+                    "best_contract": row["best_contract"],
+                    "mean_score": row["mean_score"],
+                    "score_ci_low": row["score_ci_low"],
+                    "score_ci_high": row["score_ci_high"],
+                }
                 for name, row in self.calls.iterrows()
             },
             "dog": {
@@ -144,6 +159,7 @@ def analyse_hand(
     rows = []
     best: ContractOutcomes | None = None
     best_score = -np.inf
+    by_call: dict[str, pd.Series] = {}  # each call's best contract's score, deal by deal
     if rules.call == "none":
         best = play_every_contract(rules, deals, seat=seat, bots=bots, seed=seed, hand=held,
                                    threads=threads, client=client)  # fmt: skip
@@ -165,16 +181,25 @@ def analyse_hand(
                     rules, deals, seat=seat, bots=bots, seed=seed, hand=held, call=call,
                     threads=threads, client=client,
                 )  # fmt: skip
-                means = outcomes.summary()["mean_score"]
+                summary = outcomes.summary()
+                means = summary["mean_score"]
+                name = " ".join(cards.card_name(c) for c in call)
+                top = str(means.idxmax())
+                by_call[name] = outcomes.scores()[top]
                 rows.append(
-                    {"call": " ".join(cards.card_name(c) for c in call),
-                     "best_contract": str(means.idxmax()), "mean_score": float(means.max())}
+                    {"call": name, "best_contract": top, "mean_score": float(means.max()),
+                     "score_ci_low": float(summary["score_ci_low"][top]),
+                     "score_ci_high": float(summary["score_ci_high"][top])}
                 )  # fmt: skip
                 if float(means.max()) > best_score:
                     best, best_score = outcomes, float(means.max())
     assert best is not None
     calls = pd.DataFrame(rows).set_index("call") if rows else pd.DataFrame()
+    # The calls are played on the same deals (one seed): compared deal by deal. With six
+    # players, the kings tried first and the queens beside the best king all compete.
+    call_choice = paired_choice(pd.DataFrame(by_call)) if len(by_call) > 1 else None
     return HandAnalysis(
         rules=rules, hand=held, seat=seat, deals=deals, bots=best.bots, outcomes=best,
         calls=calls, dog=_dog_laws(held, rules), evaluations=evaluations,
+        call_choice=call_choice,
     )  # fmt: skip

@@ -313,7 +313,9 @@ def expected_score_by_score(
     ``by_chavey`` is a guidance table as for :func:`success_by_score`, with
     ``<contract>_mean_score``, ``best`` and ``best_mean_score`` columns. Each score's band is
     shaded in the colour of its best contract (grey where passing, worth 0, is best), and the
-    best mean score is starred; a line at zero marks the pass.
+    best mean score is starred; a line at zero marks the pass. Where the table has a ``tie``
+    column, the bands of counts whose best is tied with the runner-up (the interval of their
+    paired difference reaches 0) are hatched.
     """
     names = _contracts_of(by_chavey, contracts, ("mean_score",))
     _check_columns(by_chavey, ("n", "best", "best_mean_score"), "expected_score_by_score")
@@ -335,6 +337,12 @@ def expected_score_by_score(
                     linewidth=0,
                 )  # fmt: skip
                 start = end
+        tied = table["tie"].to_numpy(dtype=bool) if "tie" in table else np.zeros(len(x), bool)
+        for k in np.flatnonzero(tied):
+            ax.axvspan(
+                edges[k], edges[k + 1], fill=False, hatch="///", edgecolor="#8c959f",
+                linewidth=0,
+            )  # fmt: skip
     for name in names:
         ax.plot(
             x, table[f"{name}_mean_score"].to_numpy(dtype=float), color=contract_colour(name),
@@ -352,6 +360,9 @@ def expected_score_by_score(
     for name in dict.fromkeys(best):
         handles.append(Patch(color=contract_colour(name), alpha=0.3))
         labels.append(f"Best: {contract_label(name)}")
+    if "tie" in table and table["tie"].any():
+        handles.append(Patch(fill=False, hatch="///", edgecolor="#8c959f"))
+        labels.append("Tie with the runner-up")
     ax.legend(
         handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small"
     )  # fmt: skip
@@ -372,7 +383,9 @@ def recommended_map(
 
     ``by_bouts_trumps`` is the ``by_bouts_trumps`` guidance table: indexed by ``bouts`` and
     ``trumps``, with ``n`` and ``best``. A cell held by fewer than ``min_n`` deals (or none) is
-    left blank; with ``annotate`` each coloured cell shows its number of deals.
+    left blank; with ``annotate`` each coloured cell shows its number of deals. Where the table
+    has a ``tie`` column, tied cells (the best and the runner-up within each other's interval)
+    are hatched and their count marked ``≈``.
     """
     _check_columns(by_bouts_trumps, ("n", "best"), "recommended_map")
     if by_bouts_trumps.empty:
@@ -415,14 +428,29 @@ def recommended_map(
     ax.tick_params(which="minor", length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
+    from matplotlib.patches import Rectangle
+
+    tied = np.zeros((len(bouts), len(trumps)), dtype=bool)
+    if "tie" in by_bouts_trumps:
+        tied[rows, cols] = by_bouts_trumps["tie"].to_numpy(dtype=bool) & enough
+    for i, j in zip(*np.nonzero(tied), strict=True):
+        ax.add_patch(
+            Rectangle(
+                (j - 0.5, i - 0.5), 1, 1, fill=False, hatch="///", linewidth=0,
+                edgecolor=_text_colour(contract_colour(order[int(grid[i, j])])),
+            )
+        )  # fmt: skip
     if annotate:
         for i, j in zip(*np.nonzero(np.isfinite(grid)), strict=True):
+            mark = "≈" if tied[i, j] else ""
             ax.text(
-                j, i, f"{counts[i, j]:,}", ha="center", va="center", fontsize=6.5,
+                j, i, f"{mark}{counts[i, j]:,}", ha="center", va="center", fontsize=6.5,
                 color=_text_colour(contract_colour(order[int(grid[i, j])])),
             )  # fmt: skip
     shown = [order[int(code)] for code in np.unique(grid[np.isfinite(grid)])]
     handles = [Patch(color=contract_colour(name), label=contract_label(name)) for name in shown]
+    if tied.any():
+        handles.append(Patch(facecolor="white", edgecolor="#59636e", hatch="///", label="Tie (≈)"))
     if np.isnan(grid).any():
         handles.append(
             Patch(facecolor="white", edgecolor="#999999", label=f"Fewer than {min_n:,} deals")

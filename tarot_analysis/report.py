@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, cast
 
 import numpy as np
 import pandas as pd
@@ -63,7 +63,6 @@ __all__ = [
     "AUCTION_DEALS",
     "GUIDANCE_CHUNK_SIZE",
     "add_parser",
-    "best_by_range",
     "build_report",
     "find_chromium",
     "guidance_folder",
@@ -393,36 +392,6 @@ def _guidance(rules: Rules, deals: int, bots: tuple[str, ...], seed: int, runs: 
         computed=run.computed if run is not None else 0,
         resumed=run.resumed if run is not None else 0,
     )
-
-
-def best_by_range(by_score: pd.DataFrame, *, min_n: int = RANGE_MIN_DEALS) -> pd.DataFrame:
-    """Runs of consecutive scores that share their best contract, among scores held by at least
-    ``min_n`` deals: ``low``, ``high``, ``best``, ``n`` (deals in the run) and the best
-    contract's mean score over them (``mean_best_score``, weighted by deals).
-
-    >>> table = pd.DataFrame(
-    ...     {"n": [300, 300, 300], "best": ["pass", "garde", "garde"],
-    ...      "best_mean_score": [0.0, 10.0, 20.0]},
-    ...     index=pd.Index([40, 41, 42], name="chavey"),
-    ... )
-    >>> best_by_range(table)[["low", "high", "best", "n"]].values.tolist()
-    [[40, 40, 'pass', 300], [41, 42, 'garde', 600]]
-    """
-    steady = by_score[by_score["n"] >= min_n].sort_index()
-    rows = []
-    runs = (steady["best"] != steady["best"].shift()).cumsum()
-    for _, part in steady.groupby(runs):
-        n = int(part["n"].sum())
-        rows.append(
-            {
-                "low": part.index.min(),
-                "high": part.index.max(),
-                "best": str(part["best"].iloc[0]),
-                "n": n,
-                "mean_best_score": float((part["best_mean_score"] * part["n"]).sum() / n),
-            }
-        )
-    return pd.DataFrame(rows, columns=["low", "high", "best", "n", "mean_best_score"])
 
 
 # --- HTML --------------------------------------------------------------------------------------
@@ -882,9 +851,11 @@ def _guidance_tables(
         f"Taker's mean score by {what} (Pass scores 0)",
         rules=context.rules.name, bots=context.bots_text, mode=mode,
         n=f"{played:,} deals played, split by {key_name}",
-        interval="mean score ± the half-width of its normal 95% interval",
+        interval="mean score ± the half-width of its normal 95% interval over deals; the best "
+        "less the runner-up, deal by deal on the same deals, with its 95% interval",
     )  # fmt: skip
     header = [key_name, "deals", *(_label(name) for name in contracts)]
+    stability = "best_changes" in table
     success_rows = []
     score_rows = []
     for value, row in table.iterrows():
@@ -907,17 +878,49 @@ def _guidance_tables(
                 )
                 for name in contracts
             ]
-            + [_label(str(row["best"]))]
+            + [_best_text(row), _difference_text(row)]
+            + ([_percent(row["best_changes"], 0)] if stability else [])
         )
     prise_note = (
         "Prise and Garde are played alike (same dog, same écart): they make on the same deals."
         if {"prise", "garde"} <= set(contracts)
         else ""
     )
+    score_header = [*header, "best (≈ tie)", "best − runner-up (95%)"]
+    score_note = (
+        "A tie (≈) when the interval of the best less the runner-up reaches 0: on these deals "
+        "the two cannot be told apart."
+    )
+    if stability:
+        from tarot_analysis.bootstrap import REPLICATES
+
+        score_header.append("best changes")
+        score_note += (
+            f" Best changes: the share of {REPLICATES} bootstrap replicates of the deals (the "
+            "run drawn again) that name another best: near 0, another run of this size would "
+            "give the same advice."
+        )
     return [
         _table_html(f"{key}-success", success_caption, header, success_rows, note=prise_note),
-        _table_html(f"{key}-score", score_caption, [*header, "best"], score_rows),
+        _table_html(f"{key}-score", score_caption, score_header, score_rows, note=score_note),
     ]
+
+
+def _best_text(row: pd.Series) -> str:
+    """``Garde``, or ``Garde ≈ Prise`` when the runner-up is tied with it."""
+    if bool(row.get("tie", False)):
+        return f"{_label(str(row['best']))} ≈ {_label(str(row['runner_up']))}"
+    return _label(str(row["best"]))
+
+
+def _difference_text(row: pd.Series) -> str:
+    """The best's lead on the runner-up: ``+14.6 (+6.3 to +23.0)``."""
+    if pd.isna(row["difference_ci_low"]):
+        return _signed(row["difference"])
+    return (
+        f"{row['difference']:+.1f} ({row['difference_ci_low']:+.1f} to "
+        f"{row['difference_ci_high']:+.1f})"
+    )
 
 
 def _map_table(guidance: _Guidance, context: _Context) -> str:
@@ -928,8 +931,10 @@ def _map_table(guidance: _Guidance, context: _Context) -> str:
 
     table = guidance.tables["by_bouts_trumps"]
     cells = {
-        (int(b), int(t)): (int(n), str(best))
-        for (b, t), n, best in zip(table.index, table["n"], table["best"], strict=True)
+        (int(b), int(t)): (int(n), str(best), bool(tie), str(runner))
+        for (b, t), n, best, tie, runner in zip(
+            table.index, table["n"], table["best"], table["tie"], table["runner_up"], strict=True
+        )
     }
     bouts = sorted({b for b, _ in cells})
     trumps = sorted({t for _, t in cells})
@@ -939,14 +944,15 @@ def _map_table(guidance: _Guidance, context: _Context) -> str:
         rules=context.rules.name, bots=context.bots_text,
         mode="counterfactual (seat 0 takes; each deal played under every contract)",
         n=f"{played:,} deals played; each cell gives its deals",
-        interval=f"best of the point estimates of mean scores; cells with fewer than "
-        f"{MAP_MIN_DEALS} deals left blank",
+        interval=f"best of the mean scores, tied with the runner-up when the 95% interval of "
+        f"their paired difference reaches 0; cells with fewer than {MAP_MIN_DEALS} deals left "
+        "blank",
     )  # fmt: skip
     rows: list[list[str | Cell]] = []
     for b in bouts:
         row: list[str | Cell] = [f"{b} bout{'s' if b != 1 else ''}"]
         for t in trumps:
-            n, best = cells.get((b, t), (0, "pass"))
+            n, best, tie, runner = cells.get((b, t), (0, "pass", False, "pass"))
             if n < MAP_MIN_DEALS:
                 row.append(Cell(f"({n:,})" if n else "", "color:#59636e"))
                 continue
@@ -954,67 +960,127 @@ def _map_table(guidance: _Guidance, context: _Context) -> str:
             red, green, blue = to_rgb(colour)
             # Black or white ink, whichever reads better on the contract's colour.
             ink = "black" if 0.299 * red + 0.587 * green + 0.114 * blue > 0.55 else "white"
-            row.append(Cell(f"{_label(best)}\n{n:,}", f"background:{colour};color:{ink}"))
+            name = f"{_label(best)} ≈ {_label(runner)}" if tie else _label(best)
+            row.append(Cell(f"{name}\n{n:,}", f"background:{colour};color:{ink}"))
         rows.append(row)
     header = ["bouts \\ trumps", *(str(t) for t in trumps)]
-    note = "Each cell: the best contract and its number of deals (in brackets: too few deals)."
+    note = (
+        "Each cell: the best contract and its number of deals (in brackets: too few deals); "
+        "A ≈ B: a tie, the 95% interval of A less B, deal by deal, reaches 0."
+    )
     return _table_html("recommended-map", caption, header, rows, note=note)
 
 
 def _ranges_table(guidance: _Guidance, context: _Context) -> str:
-    ranges = best_by_range(guidance.tables["by_chavey"])
+    from tarot_analysis.guidance import best_ranges
+
+    ranges = best_ranges(guidance.tables["by_chavey"], min_n=RANGE_MIN_DEALS)
     caption = _caption(
         "Best contract by range of Chavey count",
         rules=context.rules.name, bots=context.bots_text,
         mode="counterfactual (seat 0 takes; each deal played under every contract)",
         n=f"{int(ranges['n'].sum()) if len(ranges) else 0:,} deals at counts held by at least "
         f"{RANGE_MIN_DEALS} deals",
-        interval="point estimates; each count's intervals are in the table by Chavey count",
+        interval="mean score of each count's best over the range's deals ± the half-width of "
+        "its 95% interval; A ≈ B: tied, the interval of their paired difference reaches 0",
     )  # fmt: skip
     rows = [
         [
             f"{row['low']}" if row["low"] == row["high"] else f"{row['low']}–{row['high']}",
-            _label(str(row["best"])),
+            " ≈ ".join(_label(part) for part in str(row["best"]).split(" ≈ ")),
             _count(row["n"]),
-            _signed(row["mean_best_score"]),
+            _mean_with_interval(row["mean_best_score"], row["half_width"]),
         ]
         for _, row in ranges.iterrows()
     ]
-    header = ["Chavey count", "best contract", "deals", "its mean score"]
+    header = ["Chavey count", "best contract", "deals", "its mean score (95%)"]
     return _table_html("best-by-range", caption, header, rows)
+
+
+def _threshold_text(value: float) -> str:
+    return "none" if not math.isfinite(value) else f"{value:.0f}"
+
+
+def _thresholds_table(guidance: _Guidance, context: _Context) -> str:
+    table = guidance.tables["thresholds"]
+    replicates = int(table["replicates"].iloc[0]) if len(table) else 0
+    caption = _caption(
+        "Thresholds: the value from which each contract, or a higher one, is bid",
+        rules=context.rules.name, bots=context.bots_text,
+        mode="counterfactual (seat 0 takes; each deal played under every contract)",
+        n=f"{guidance.data.played_deals:,} deals played",
+        interval=f"percentile 95% interval over {replicates} bootstrap replicates of the deals",
+    )  # fmt: skip
+    rows = []
+    for key, row in table.iterrows():
+        evaluator, contract = cast(tuple[str, str], key)
+        rows.append(
+            [
+                _EVALUATOR_NAMES.get(evaluator, evaluator),
+                _label(contract),
+                _threshold_text(row["fitted"]),
+                f"{_threshold_text(row['ci_low'])} to {_threshold_text(row['ci_high'])}",
+                _percent(row["never_alone"], 0),
+                _threshold_text(row["published"]),
+            ]
+        )
+    header = [
+        "evaluator", "contract", "from (fitted)", "95% interval", "never bid alone",
+        "published",
+    ]  # fmt: skip
+    note = (
+        "Fitted: of all rules that never step down as the value grows (pass, then Prise, "
+        "Garde, Garde sans, Garde contre), the one of highest total score on these deals. Never "
+        "bid alone: the share of replicates in which the fitted rule skips the contract (goes "
+        "straight to a higher one). Published: Chavey's 40, 56, 71 and 81 (scaled to the hand "
+        "size; his Garde sans and Garde contre read on the count with the distribution, which "
+        "is at least the plain count); the bouts-and-trumps rule names a Prise and a Garde only."
+    )
+    return _table_html("thresholds", caption, header, rows, note=note)
+
+
+_RULE_NAMES: Final[dict[str, str]] = {
+    "chavey": "Chavey's published thresholds",
+    "chavey_fitted": "Thresholds fitted on Chavey's count",
+    "bouts_and_trumps": "Bouts and trumps, published",
+    "bouts_and_trumps_fitted": "Thresholds fitted on bouts and trumps",
+}
 
 
 def _threshold_loss_table(guidance: _Guidance, context: _Context) -> str:
     loss = guidance.tables["threshold_loss"]
     n = int(loss["n"].iloc[0]) if len(loss) else 0
     caption = _caption(
-        "What each evaluator's published thresholds lose against the best contract",
+        "What each rule loses against the best contract of each value",
         rules=context.rules.name, bots=context.bots_text,
         mode="counterfactual (seat 0 takes; each deal played under every contract)",
-        n=f"{n:,} deals played", interval="normal 95% interval on the mean loss per deal",
+        n=f"{n:,} deals played", interval="normal 95% interval from the per-deal losses",
     )  # fmt: skip
     rows = [
         [
-            _EVALUATOR_NAMES.get(str(name), str(name)),
-            _count(row["n"]),
+            _RULE_NAMES.get(str(name), str(name)),
             _signed(row["mean_expected_score"], 2),
-            _signed(row["best_expected_score"], 2),
-            f"{row['mean_loss']:.2f} ± {row['loss_ci_half_width']:.2f}",
+            _mean_with_interval(row["mean_loss"], row["loss_ci_half_width"], 2),
+            _signed(row["out_of_sample_expected_score"], 2),
+            _mean_with_interval(row["out_of_sample_loss"], row["out_of_sample_ci_half_width"], 2),
         ]
         for name, row in loss.iterrows()
     ]
     header = [
-        "evaluator",
-        "deals",
-        "expected score, its thresholds",
-        "expected score, best contract",
+        "rule",
+        "expected score",
         "loss per deal (95%)",
+        "expected score, out of sample",
+        "loss per deal, out of sample (95%)",
     ]
     note = (
-        "Each deal is scored with the mean taker score, at the evaluator's value, of the "
-        "contract the thresholds recommend (Pass scores 0), and of the best contract at that "
-        "value. The best contract is chosen on the same deals, so the loss is slightly "
-        "optimistic for the best choice."
+        "Each deal's loss is the score, on that deal, of the best contract at its value (Pass "
+        "scores 0) less that of the contract the rule names. In sample, the best contracts and "
+        "the fitted thresholds are chosen on the same deals they are scored on, which flatters "
+        "them. Out of sample, they are chosen on half of the deals (even or odd numbers) and "
+        "scored on the other half, and the other way round. A negative loss out of sample: the "
+        "rule does better than the best contract of each value chosen on the other half, "
+        "which follows that half's noise."
     )
     return _table_html("threshold-loss", caption, header, rows, note=note)
 
@@ -1055,15 +1121,59 @@ def _coefficients_table(guidance: _Guidance, context: _Context) -> str:
         rules=context.rules.name, bots=context.bots_text,
         mode="counterfactual (seat 0 takes; each deal played under every contract)",
         n=f"{comparison['n_train']:,} deals (the first part of the run)",
-        interval="maximum-likelihood point estimates (no interval)",
+        interval="95% interval from each coefficient's standard error (binomial GLM)",
     )  # fmt: skip
     rows = [
-        [str(name).replace("_", " "), f"{row['per_sd']:+.3f}", f"{row['per_unit']:+.4f}"]
+        [
+            _FEATURE_NAMES.get(str(name), str(name).replace("_", " ")),
+            f"{row['per_unit']:+.3f} ({row['ci_low']:+.3f} to {row['ci_high']:+.3f})",
+            f"{row['std_error']:.3f}",
+            f"× {row['odds_ratio']:.2f}",
+            f"{row['per_sd']:+.3f}",
+        ]
         for name, row in coefficients.iterrows()
     ]
-    header = ["feature", "log-odds per standard deviation", "log-odds per unit"]
-    note = "Half points count card points twice: a unit of half points is half a card point."
+    header = [
+        "feature", "log-odds per unit (95%)", "standard error", "odds per unit",
+        "log-odds per standard deviation",
+    ]  # fmt: skip
+    note = (
+        "The features do not overlap: the plain trumps are the trumps 2 to 20, and each bout "
+        "(the Petit, the 21, the Excuse) has its own coefficient."
+    )
     return _table_html("model-coefficients", caption, header, rows, note=note)
+
+
+_FEATURE_NAMES: Final[dict[str, str]] = {
+    "plain_trumps": "plain trumps (2 to 20)",
+    "petit": "the Petit",
+    "twenty_one": "the 21",
+    "excuse": "the Excuse",
+    "longest_suit": "longest suit (cards)",
+}
+
+
+def _model_best_table(guidance: _Guidance, context: _Context) -> str:
+    comparison = guidance.comparison
+    table = comparison["by_model"]
+    caption = _caption(
+        f"Best contract by the fitted model's chance of a {_label(comparison['contract'])}",
+        rules=context.rules.name, bots=context.bots_text,
+        mode="counterfactual (seat 0 takes; each deal played under every contract)",
+        n=f"{comparison['n_test']:,} held-out deals, by tenth of predicted chance",
+        interval="the best less the runner-up, deal by deal, with its 95% interval",
+    )  # fmt: skip
+    rows = [
+        [
+            str(band),
+            _count(row["n"]),
+            _best_text(row),
+            _difference_text(row),
+        ]
+        for band, row in table.iterrows()
+    ]
+    header = ["predicted chance", "deals", "best (≈ tie)", "best − runner-up (95%)"]
+    return _table_html("best-by-model", caption, header, rows)
 
 
 def _calibration_table(guidance: _Guidance, context: _Context) -> str:
@@ -1102,15 +1212,17 @@ def _calibration_table(guidance: _Guidance, context: _Context) -> str:
 
 def _guidance_section(guidance: _Guidance, context: _Context) -> list[str]:
     from tarot_analysis import plots
+    from tarot_analysis.guidance import best_ranges
 
     tables = guidance.tables
     by_chavey = tables["by_chavey"]
     played = guidance.data.played_deals
-    ranges = best_by_range(by_chavey)
+    ranges = best_ranges(by_chavey, min_n=RANGE_MIN_DEALS)
     summary = "; ".join(
         f"{r['low']}"
         + ("" if r["low"] == r["high"] else f"–{r['high']}")
-        + f": {_label(r['best'])}"
+        + ": "
+        + " ≈ ".join(_label(part) for part in str(r["best"]).split(" ≈ "))
         for _, r in ranges.iterrows()
     )
     context_line = (
@@ -1123,8 +1235,8 @@ def _guidance_section(guidance: _Guidance, context: _Context) -> list[str]:
         "compared on the same hands; Pass scores 0. Deals redealt for a Petit sec are left "
         f"out ({guidance.data.deals - played:,} of {guidance.data.deals:,}).</p>",
         f'<p class="finding"><strong>Best contract by Chavey count</strong> (counts held by at '
-        f"least {RANGE_MIN_DEALS} deals): {_escape(summary or 'no count held by enough deals')}."
-        "</p>",
+        f"least {RANGE_MIN_DEALS} deals; A ≈ B: a tie): "
+        f"{_escape(summary or 'no count held by enough deals')}.</p>",
         "<h3>Success and expected score by Chavey count</h3>",
         _figure_html(
             plots.success_by_score(by_chavey, min_n=CHART_MIN_DEALS), "success-by-chavey",
@@ -1137,7 +1249,8 @@ def _guidance_section(guidance: _Guidance, context: _Context) -> list[str]:
             "expected-score-by-chavey",
             "Taker's mean score per contract by Chavey count, best contract shaded",
             f"Taker's mean score by Chavey count ({_escape(context_line)}); the band of each "
-            "count is shaded in its best contract's colour.",
+            "count is shaded in its best contract's colour, hatched where the best is tied "
+            "with the runner-up.",
         ),
         *_guidance_tables(
             "guidance-chavey", by_chavey, "Chavey count", "Chavey count", guidance, context
@@ -1149,14 +1262,17 @@ def _guidance_section(guidance: _Guidance, context: _Context) -> list[str]:
             plots.recommended_map(tables["by_bouts_trumps"], min_n=MAP_MIN_DEALS),
             "recommended-map", "Best contract on a grid of bouts and trumps",
             f"Best contract by bouts and trumps ({_escape(context_line)}); each cell gives "
-            f"its deals; cells with fewer than {MAP_MIN_DEALS} deals are blank.",
+            f"its deals, hatched and marked ≈ where the best is tied with the runner-up; cells "
+            f"with fewer than {MAP_MIN_DEALS} deals are blank.",
         ),
         _map_table(guidance, context),
         "<h3>By kings held</h3>",
         *_guidance_tables(
             "guidance-kings", tables["by_kings"], "kings held", "kings", guidance, context
         ),
-        "<h3>What each evaluator's thresholds lose</h3>",
+        "<h3>Thresholds, fitted and published</h3>",
+        _thresholds_table(guidance, context),
+        "<h3>What each rule loses</h3>",
         _threshold_loss_table(guidance, context),
         "<h3>A fitted success model against Chavey's count</h3>",
         "<p>A logistic regression on the hand's features is fitted on the first 80% of the "
@@ -1164,6 +1280,10 @@ def _guidance_section(guidance: _Guidance, context: _Context) -> list[str]:
         "logistic on the same deals) on the last 20%.</p>",
         _model_table(guidance, context),
         _coefficients_table(guidance, context),
+        "<p>Read the model with care:</p><ul>"
+        + "".join(f"<li>{_escape(c)}</li>" for c in guidance.comparison["caveats"])
+        + "</ul>",
+        _model_best_table(guidance, context),
         _figure_html(
             plots.calibration(guidance.comparison["calibration"]), "calibration",
             "Calibration of the fitted model and of Chavey's count",
@@ -1190,7 +1310,9 @@ def _how_to_read(context: _Context) -> str:
         f"on how the bots ({_escape(context.bots_text)}) play the cards: stronger play makes "
         "more contracts.</li>"
         "<li><strong>The best contract</strong> of a row is the one with the highest mean "
-        "taker score, Pass scoring 0.</li>"
+        "taker score, Pass scoring 0. It comes with the runner-up and their difference, deal "
+        "by deal on the same deals; when that difference's 95% interval reaches 0 the two are "
+        "a tie (written A ≈ B).</li>"
         "<li><strong>Deal it again.</strong> Every number is decided by the rules, the seed and "
         "the chunking in the block above; the commands there reproduce each section.</li>"
         "</ul></section>"

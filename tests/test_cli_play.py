@@ -153,6 +153,10 @@ def test_hand_gives_every_contract_a_bid_and_evaluations(
     for entry in result["contracts"].values():
         assert entry["ci_low"] <= entry["rate"] <= entry["ci_high"]
     assert result["recommended"] in {*result["contracts"], "pass"}
+    # The bid comes with the runner-up and their difference, tied when it may be 0.
+    choice = result["choice"]
+    assert choice["best"] == result["recommended"] != choice["runner_up"]
+    assert choice["tie"] == (choice["ci_low"] <= 0) and choice["n"] <= 2000
     assert result["dog"]["bouts"] == {"0": 1.0}  # every bout is in the hand
     code, out, _ = run(capsys, "hand", "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC",
                        "--rules", "fft-5", "--deals", "500")  # fmt: skip
@@ -175,3 +179,16 @@ def test_six_players_get_a_king_and_a_queen_to_call() -> None:
     king, queen = analysis.call.split()
     assert king.startswith("K") and queen.startswith("Q")
     assert len(analysis.calls) == 8  # four kings, then four queens beside the best king
+    # The bid against its runner-up, recomputed deal by deal from the played rows.
+    played = analysis.outcomes.played()
+    scores = played.pivot(index="deal", columns="contract", values="taker_score").assign(
+        **{"pass": 0.0}
+    )
+    choice = analysis.choice
+    differences = scores[choice["best"]] - scores[choice["runner_up"]]
+    half = 1.959963984540054 * differences.std(ddof=1) / len(differences) ** 0.5
+    assert choice["difference"] == pytest.approx(differences.mean())
+    assert choice["ci_high"] == pytest.approx(differences.mean() + half)
+    assert scores.mean().idxmax() == choice["best"]
+    # The best call against the runner-up call, on the same deals.
+    assert analysis.call_choice is not None and analysis.call_choice["n"] == len(scores)

@@ -101,6 +101,17 @@ def test_logistic_fit_recovers_known_coefficients() -> None:
     model = fit_logistic(pd.DataFrame({"x": x, "y": y}), "y", ["x"], "test")
     per_unit = model.table().at["x", "per_unit"]
     assert abs(per_unit - 2.0) < 0.08
+    # Its interval holds the true value, and its standard error is that of the information
+    # matrix: sqrt(1 / sum p(1 - p) x²) nearly, x centred with a small intercept.
+    row = model.table().loc["x"]
+    assert row["ci_low"] < 2.0 < row["ci_high"]
+    p = 1 / (1 + np.exp(-(0.5 + 2.0 * x)))
+    information = np.array(
+        [[np.sum(p * (1 - p)), np.sum(p * (1 - p) * x)],
+         [np.sum(p * (1 - p) * x), np.sum(p * (1 - p) * x * x)]]
+    )  # fmt: skip
+    expected = np.sqrt(np.linalg.inv(information)[1, 1])
+    assert row["std_error"] == pytest.approx(expected, rel=0.1)
     assert abs(auc(np.array([0, 0, 1, 1]), np.array([0.1, 0.4, 0.35, 0.8])) - 0.75) < 1e-12
 
 
@@ -113,6 +124,32 @@ def test_guidance_command_writes_tables_and_summarises(
     assert code == 0 and out["mode"] == "counterfactual" and out["deals"] == 20000
     assert (tmp_path / "tables" / "by_chavey.csv").exists()
     assert {row["evaluator"] for row in out["threshold_loss"]} == {"chavey", "bouts_and_trumps"}
+    assert {row["rule"] for row in out["threshold_loss"]} == {
+        "chavey", "chavey_fitted", "bouts_and_trumps", "bouts_and_trumps_fitted",
+    }  # fmt: skip
+    for row in out["threshold_loss"]:
+        assert {"mean_loss", "loss_ci_half_width", "out_of_sample_loss",
+                "out_of_sample_ci_half_width"} <= set(row)  # fmt: skip
+    for name in ("best_by_chavey", "best_by_bouts_trumps", "best_by_model"):
+        assert out[name], name
+        for entry in out[name].values():
+            assert set(entry) == {
+                "best",
+                "runner_up",
+                "difference",
+                "ci_low",
+                "ci_high",
+                "tie",
+                "n",
+            }
+            assert entry["best"] != entry["runner_up"]
+            # A tie exactly when the interval of the difference reaches 0.
+            assert entry["tie"] == (entry["ci_low"] is None or entry["ci_low"] <= 0)
+    assert "1,8" in out["best_by_bouts_trumps"]
+    assert {row["contract"] for row in out["thresholds"]} == {
+        "prise", "garde", "garde_sans", "garde_contre",
+    }  # fmt: skip
+    assert out["model_caveats"] and out["model_coefficients"][0]["std_error"] > 0
     # Run again: every chunk is found on disk and nothing is recomputed.
     code = main(["guidance", "--deals", "20000", "--data", str(tmp_path / "run"),
                  "--tables", str(tmp_path / "tables"), "--json"])  # fmt: skip
@@ -142,8 +179,12 @@ def test_counts_instead_of_rows_give_the_same_tables(
     # A chunk file of counts is small: a row per key of each table, not per deal.
     import pyarrow.parquet as pq
 
-    chunk = pq.read_table(tmp_path / "counts" / "chunk-000000.parquet")
-    assert chunk.num_rows < 600 and "grouping" in chunk.column_names
+    from tarot_analysis.bootstrap import REPLICATES
+
+    chunk = pq.read_table(tmp_path / "counts" / "chunk-000000.parquet").to_pandas()
+    replicates = chunk["grouping"].str.startswith("replicates_")
+    assert chunk[~replicates].shape[0] < 1_200
+    assert (chunk[replicates].groupby("grouping")["key_2"].nunique() == REPLICATES).all()
     # The same folder cannot be resumed as a run of rows.
     code = main([*argv, "--data", str(tmp_path / "counts"), "--tables", str(tmp_path / "t")])
     assert code == 2 and "holds a different run" in capsys.readouterr().err
@@ -154,16 +195,20 @@ def test_counts_merge_in_any_order(data) -> None:  # type: ignore[no-untyped-def
 
     contracts = data.contracts
     frame = data.frame
-    parts = [rows_counts(frame.iloc[i : i + 7_000], contracts) for i in range(0, 40_000, 7_000)]
+    parts = [
+        rows_counts(frame.iloc[i : i + 7_000], contracts, seed=data.seed)
+        for i in range(0, 40_000, 7_000)
+    ]
     forward, backward = merge_counts(parts), merge_counts(reversed(parts))
     assert forward.equals(backward)
-    assert forward.equals(rows_counts(data.frame, contracts))
+    # The bootstrap sums too: each deal's weights depend on its number, not on its chunk.
+    assert forward.equals(rows_counts(data.frame, contracts, seed=data.seed))
     assert data.played_deals == len(data.played()) and data.deals == 40_000
     # A score that is not a whole number of twelfths of a point cannot be counted exactly.
     broken = data.frame.iloc[:10].copy()
     broken["score_garde"] = broken["score_garde"] + 0.01
     with pytest.raises(ValueError, match="1/12 points"):
-        rows_counts(broken, contracts)
+        rows_counts(broken, contracts, seed=data.seed)
 
 
 def test_a_run_of_counts_gets_its_own_default_folder(
@@ -178,3 +223,138 @@ def test_a_run_of_counts_gets_its_own_default_folder(
         "guidance-fft-4-random-seed1-2000-counts",
     ]
     capsys.readouterr()
+
+
+def _scores(played: pd.DataFrame, names: np.ndarray) -> np.ndarray:
+    """Each row's taker score under the option named on it (pass scores 0)."""
+    values = np.zeros(len(played))
+    for contract in ("prise", "garde", "garde_sans", "garde_contre"):
+        values = np.where(names == contract, played[f"score_{contract}"], values)
+    return values
+
+
+def test_the_best_contract_leads_its_runner_up_by_a_paired_difference(data) -> None:  # type: ignore[no-untyped-def]
+    # Recomputed from the stored rows: at a count, the best less the runner-up on each deal.
+    table = table_by(data, "chavey")
+    played = data.played()
+    checked = 0
+    for count in (30, 42, 45, 48, 55):
+        row = table.loc[count]
+        here = played[played["chavey"] == count]
+        best = np.full(len(here), row["best"], dtype=object)
+        runner = np.full(len(here), row["runner_up"], dtype=object)
+        differences = _scores(here, best) - _scores(here, runner)
+        half = Z_95 * differences.std(ddof=1) / np.sqrt(len(differences))
+        assert row["difference"] == pytest.approx(differences.mean(), abs=1e-9)
+        assert row["difference_ci_low"] == pytest.approx(differences.mean() - half, abs=1e-9)
+        assert row["tie"] == (differences.mean() - half <= 0)
+        # Pairing matters: two contracts played on the same deals move together, and an
+        # interval from the two means' own spreads would be another (here wider) one.
+        if row["runner_up"] != "pass" and row["best"] != "pass":
+            side_by_side = Z_95 * np.sqrt(
+                _scores(here, best).var(ddof=1) / len(here)
+                + _scores(here, runner).var(ddof=1) / len(here)
+            )
+            assert half < 0.8 * side_by_side
+            checked += 1
+    assert checked >= 2
+    # The best has the highest mean: no contract beats it, and the runner-up beats the rest.
+    means = table[[f"{c}_mean_score" for c in data.contracts]].assign(pass_mean_score=0.0)
+    ordered = np.sort(means.to_numpy(), axis=1)
+    assert np.allclose(table["best_mean_score"], ordered[:, -1])
+    assert np.allclose(table["difference"], ordered[:, -1] - ordered[:, -2])
+
+
+def test_the_bootstrap_sums_are_the_rows_weighted_by_their_poisson_draws(data) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis.bootstrap import poisson_weights
+
+    played = data.played()
+    weights = poisson_weights(data.seed, played["deal"], 5)
+    counts = data.counts[data.counts["grouping"] == "replicates_chavey"]
+    for replicate in range(5):
+        for count in (40, 50):
+            here = (played["chavey"] == count).to_numpy()
+            row = counts[(counts["key_1"] == count) & (counts["key_2"] == replicate)].iloc[0]
+            w = weights[replicate, here]
+            assert row["n"] == w.sum()
+            garde = np.round(played.loc[here, "score_garde"].to_numpy() * 12).astype(np.int64)
+            assert row["twelfths_garde"] == (w * garde).sum()
+
+
+def test_the_fitted_rule_is_the_best_rule_that_never_steps_down() -> None:
+    from itertools import combinations_with_replacement
+
+    from tarot_analysis.guidance import monotone_choice
+
+    rng = np.random.default_rng(5)
+    for _ in range(30):
+        sums = rng.normal(size=(7, 4))
+        sums[:, 0] = 0.0
+        choice = monotone_choice(sums)
+        assert (np.diff(choice) >= 0).all()
+        best = max(
+            sum(sums[v, o] for v, o in enumerate(rule))
+            for rule in combinations_with_replacement(range(4), 7)
+        )
+        assert sums[np.arange(7), choice].sum() == pytest.approx(best)
+    # Replicates at once: the same answer as one at a time.
+    many = rng.normal(size=(3, 7, 4))
+    assert (monotone_choice(many) == np.array([monotone_choice(m) for m in many])).all()
+
+
+def test_thresholds_carry_a_bootstrap_interval_and_the_published_ones(data) -> None:  # type: ignore[no-untyped-def]
+    table = guidance_tables(data)["thresholds"]
+    chavey = table.loc["chavey"]
+    assert chavey["published"].tolist() == [40, 56, 71, 81]
+    assert (chavey["ci_low"] <= chavey["fitted"]).all()
+    assert (chavey["fitted"] <= chavey["ci_high"]).all()
+    # The Garde's threshold is pinned down within a few counts, yet not to a single one.
+    garde = chavey.loc["garde"]
+    assert 0 < garde["ci_high"] - garde["ci_low"] <= 6
+    assert table.loc[("bouts_and_trumps", "prise"), "published"] == 18
+
+
+def test_out_of_sample_losses_choose_on_one_half_and_score_on_the_other(data) -> None:  # type: ignore[no-untyped-def]
+    played = data.played()
+    fold = played["deal"].to_numpy() % 2
+    bids = evaluators.chavey_bid(
+        played["chavey"].to_numpy(), played["chavey_distribution"].to_numpy(),
+        hand_size=data.rules.hand_size,
+    )  # fmt: skip
+    chosen = np.asarray(evaluators.bid_names(bids), dtype=object)
+    losses = np.zeros(len(played))
+    options = ["pass", *data.contracts]
+    for scored in (0, 1):
+        choosing = played[fold != scored]
+        means = {"pass": pd.Series(0.0, index=choosing["chavey"].unique())}
+        for contract in data.contracts:
+            means[contract] = choosing.groupby("chavey")[f"score_{contract}"].mean()
+        frame = pd.DataFrame(means)[options].fillna(-np.inf)
+        best_by_count = frame.idxmax(axis=1)
+        here = fold == scored
+        best = best_by_count.reindex(played.loc[here, "chavey"]).fillna("pass").to_numpy()
+        part = played[here]
+        losses[here] = _scores(part, best.astype(object)) - _scores(part, chosen[here])
+    row = guidance_tables(data)["threshold_loss"].loc["chavey"]
+    assert row["out_of_sample_loss"] == pytest.approx(losses.mean(), abs=1e-9)
+    half = Z_95 * losses.std(ddof=1) / np.sqrt(len(losses))
+    assert row["out_of_sample_ci_half_width"] == pytest.approx(half, rel=1e-9)
+    # Chosen on the deals it is scored on, the rule fitted to them looks better than it is.
+    fitted = guidance_tables(data)["threshold_loss"].loc["chavey_fitted"]
+    assert fitted["out_of_sample_expected_score"] < fitted["mean_expected_score"]
+
+
+def test_the_model_reads_each_bout_apart_with_its_interval(data) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis.guidance import MODEL_FEATURES
+
+    assert "bouts" not in MODEL_FEATURES and "trumps" not in MODEL_FEATURES
+    result = compare_evaluators(data, "garde")
+    table = result["coefficients"]
+    # Counted apart from the other bouts, the Excuse helps a Garde, with an interval clear of 0.
+    for bout in ("excuse", "petit", "twenty_one"):
+        assert table.loc[bout, "ci_low"] > 0, bout
+    assert (table["ci_low"] < table["per_unit"]).all()
+    assert (table["per_unit"] < table["ci_high"]).all()
+    assert len(result["caveats"]) >= 3
+    by_model = result["by_model"]
+    assert by_model["n"].sum() == result["n_test"]

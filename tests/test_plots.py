@@ -286,15 +286,21 @@ def test_expected_score_by_score_marks_the_best_contract(guidance: dict[str, Any
     assert list(ydata(zero)) == [0.0, 0.0]
     # Shading: one band per run of scores with the same best contract, in its colour.
     runs = int((kept["best"] != kept["best"].shift()).sum())
-    assert len(ax.patches) == runs
+    bands = [patch for patch in ax.patches if patch.get_fill()]
+    assert len(bands) == runs
     colours = [to_rgb(c) for c in CONTRACT_COLOURS.values()]
-    assert all(to_rgb(patch.get_facecolor()) in colours for patch in ax.patches)
+    assert all(to_rgb(patch.get_facecolor()) in colours for patch in bands)
+    # Counts whose best is tied with the runner-up are hatched, one band each.
+    hatched = [patch for patch in ax.patches if not patch.get_fill()]
+    assert len(hatched) == int(kept["tie"].sum()) > 0
+    assert all(patch.get_hatch() == "///" for patch in hatched)
     (stars,) = [c for c in ax.collections if isinstance(c, PathCollection)]
     taken = kept[kept["best"] != "pass"]
     assert len(taken) > 0, "20,000 deals should show a score where a contract pays"
     np.testing.assert_allclose(np.asarray(stars.get_offsets())[:, 1], taken["best_mean_score"])
     labels = legend_labels(ax)
     assert {"Pass (scores 0)", "Best contract's score", "Best: Pass", "Best: Garde"} <= set(labels)
+    assert "Tie with the runner-up" in labels
     plt.close(fig)
 
 
@@ -317,9 +323,13 @@ def test_recommended_map_colours_each_cell_by_its_best_contract(guidance: dict[s
         colour: Any = image.cmap(image.norm(value))
         assert same_color(colour, CONTRACT_COLOURS[row["best"]]), (b, t, row["best"])
     shown = [plots.contract_label(c) for c in CONTRACT_COLOURS if c in set(enough["best"])]
-    assert legend_labels(ax) == [*shown, "Fewer than 50 deals"]
-    # One count per coloured cell.
+    ties = int(enough["tie"].sum())
+    assert ties > 0
+    assert legend_labels(ax) == [*shown, "Tie (≈)", "Fewer than 50 deals"]
+    # One count per coloured cell, marked ≈ and hatched where the best is tied.
     assert len(ax.texts) == len(enough)
+    assert sum(text.get_text().startswith("≈") for text in ax.texts) == ties
+    assert sum(patch.get_hatch() == "///" for patch in ax.patches) == ties
     plt.close(fig)
 
 
