@@ -162,8 +162,9 @@ def build_parser() -> argparse.ArgumentParser:
         "guidance",
         help="bidding guidance: success and expected score per contract by hand evaluation",
         description=(
-            "Deal hands to seat 0 and play every contract on each deal; write the guidance "
-            "tables and print a summary. The run is stored under --data and resumes if stopped."
+            "Deal hands to seat 0 (or the last seat) and play every contract on each deal, and "
+            "the deal once more with that seat passing; write the guidance tables and print a "
+            "summary. The run is stored under --data and resumes if stopped."
         ),
     )
     _add_run_options(guidance, deals=1_000_000)
@@ -174,6 +175,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-rows", action="store_true",
         help="store per-chunk counts instead of one row per deal: the tables only, no fitted "
         "model (memory and disk proportional to the tables, not to the deals)",
+    )  # fmt: skip
+    guidance.add_argument(
+        "--seat", choices=("first", "last", "both"), default="first",
+        help="the seat advised: first (seat 0, speaks first; default), last (speaks last: the "
+        "deals on which every other seat passed), or both, side by side (two runs)",
     )  # fmt: skip
     add_cluster_options(guidance)
 
@@ -523,24 +529,38 @@ def _guidance(args: argparse.Namespace) -> int:
         guidance_tables,
         run_guidance,
         save_tables,
+        seat_comparison,
+        table_by,
     )
 
     bots = _bots(args.bots, rules.players)
     label = "-".join(args.bots)
     kept = "-counts" if args.no_rows else ""  # a run of counts never shares a folder of rows
-    data_folder = args.data or (
-        f"data/guidance-{rules.name}-{label}-seed{args.seed}-{args.deals}{kept}"
+    base = args.data or f"data/guidance-{rules.name}-{label}-seed{args.seed}-{args.deals}{kept}"
+    last_seat = rules.players - 1
+    # The last seat's run beside the first's: its own folder.
+    folders = {0: base, last_seat: base if args.seat == "last" else f"{base}-last"}
+    seats = {"first": [0], "last": [last_seat], "both": [0, last_seat]}[args.seat]
+    data_folder = folders[seats[0]]
+    tables_folder = args.tables or f"reports/guidance-{rules.name}-{label}" + (
+        "-last" if args.seat == "last" else ""
     )
-    tables_folder = args.tables or f"reports/guidance-{rules.name}-{label}"
     started = time.perf_counter()
 
+    runs = {}
     with dask_client(args.scheduler, args.workers) as client:
-        data = run_guidance(
-            rules, args.deals, data_folder, bots=bots, seed=args.seed,
-            chunk_size=args.chunk_size or 50_000, threads=args.threads,
-            progress=not (args.no_progress or args.json), client=client, rows=not args.no_rows,
-        )  # fmt: skip
+        for seat in seats:
+            runs[seat] = run_guidance(
+                rules, args.deals, folders[seat], bots=bots, seed=args.seed,
+                chunk_size=args.chunk_size or 50_000, threads=args.threads,
+                progress=not (args.no_progress or args.json), client=client,
+                rows=not args.no_rows, seat=seat,
+            )  # fmt: skip
+    data = runs[seats[0]]
     tables = guidance_tables(data)
+    by_seat = seat_comparison(runs[0], runs[last_seat]) if len(runs) == 2 else None
+    if by_seat is not None:
+        tables["by_seat"] = by_seat
     comparison: dict[str, Any] | None = None
     if data.frame is not None:  # the fitted model needs one row per deal
         comparison = compare_evaluators(
@@ -558,7 +578,13 @@ def _guidance(args: argparse.Namespace) -> int:
             "rules": rules.name, "deals": args.deals, "played": played, "seed": args.seed,
             "bots": list(data.bots), "mode": "counterfactual", "data": str(data_folder),
             "tables": [str(p) for p in paths],
+            "seat": data.seat, "pass_reading": "zero",
+            "bid_before": data.bid_before_deals,
             "best_by_chavey": best_choices(tables["by_chavey"]),
+            "best_by_chavey_pass_played": best_choices(tables["by_chavey_pass_played"]),
+            "pass_played_by_chavey": _pass_values(tables["by_chavey"]),
+            "best_by_chavey_last_seat": by_seat is not None
+            and best_choices(table_by(runs[last_seat], "chavey")),
             "best_changes_by_chavey": _plain_floats(tables["by_chavey"]["best_changes"]),
             "best_by_bouts_trumps": best_choices(tables["by_bouts_trumps"]),
             "best_by_kings": best_choices(tables["by_kings"]),
@@ -573,7 +599,62 @@ def _guidance(args: argparse.Namespace) -> int:
         }, indent=2, default=str))  # fmt: skip
         return 0
     print(_guidance_report(data, tables, comparison, data_folder, tables_folder, elapsed, args))
+    if by_seat is not None:
+        print(_seat_report(runs[last_seat], by_seat))
     return 0
+
+
+def _pass_values(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
+    """Per key: the measured pass's mean score, its interval, and how often another seat took."""
+    out = {}
+    for key, row in table.iterrows():
+        half = row["pass_played_score_half_width"]
+        mean = row["pass_played_mean_score"]
+        out[str(key)] = {
+            "mean_score": round(float(mean), 4),
+            "ci_low": None if pd.isna(half) else round(float(mean - half), 4),
+            "ci_high": None if pd.isna(half) else round(float(mean + half), 4),
+            "pass_taken_share": round(float(row["pass_taken_share"]), 4),
+            "n": int(row["n"]),
+        }
+    return out
+
+
+def _seat_report(last: Any, by_seat: pd.DataFrame) -> str:
+    """The best option by Chavey count for the first and the last seat, side by side."""
+    lines = [
+        "",
+        f"Seat 0 (speaks first) and seat {last.seat} (speaks last, after every other seat "
+        f"passed: {last.played_deals:,} deals; {last.bid_before_deals:,} others had a bid "
+        "before it) — best by Chavey count, counts held by 200 deals or more (≈: a tie):",
+        f"  {'count':>7}  {'seat 0, pass scores 0':<24} {'seat 0, pass measured':<24} "
+        f"{'last seat':<24}",
+    ]
+    shown: list[tuple[int, list[str]]] = []
+    for count, row in by_seat.iterrows():
+        cells = []
+        for part in ("first", "first_pass_played", "last"):
+            n = row[f"{part}_n"]
+            if pd.isna(n) or n < 200:
+                cells.append("—")
+                continue
+            best = str(row[f"{part}_best"])
+            if bool(row[f"{part}_tie"]):
+                best += f" ≈ {row[f'{part}_runner_up']}"
+            cells.append(best)
+        if cells != ["—"] * 3:
+            shown.append((int(cast(int, count)), cells))
+    # Runs of counts that read the same, as one line.
+    start = 0
+    for end in range(1, len(shown) + 1):
+        if end < len(shown) and shown[end][1] == shown[start][1]:
+            continue
+        low, high = shown[start][0], shown[end - 1][0]
+        span = f"{low}" if low == high else f"{low}–{high}"
+        cells = shown[start][1]
+        lines.append(f"  {span:>7}  {cells[0]:<24} {cells[1]:<24} {cells[2]:<24}")
+        start = end
+    return "\n".join(lines)
 
 
 _COMPARED = ("contract", "n_train", "n_test", "fitted", "chavey", "fitted_minus_chavey")
@@ -616,6 +697,22 @@ def _guidance_report(
             f"  {span:>7}  {run['best']:<22} {run['n']:>9,} deals, its mean score "
             f"{run['mean_best_score']:+7.2f} ± {run['half_width']:.2f}"
         )
+    played_pass = tables["by_chavey_pass_played"]
+    weights = played_pass["n"] / played_pass["n"].sum()
+    taken = float((played_pass["pass_taken_share"] * weights).sum())
+    value = float((played_pass["pass_played_mean_score"] * weights).sum())
+    lines += [
+        "",
+        f"The same with the pass measured (seat {data.seat} passes and the others bid on: "
+        f"another seat takes on {taken:.1%} of deals, and passing is worth {value:+.2f} points "
+        "a deal on average):",
+    ]
+    for _, run in best_ranges(played_pass, min_n=200, reading="played").iterrows():
+        span = f"{run['low']}" if run["low"] == run["high"] else f"{run['low']}–{run['high']}"
+        lines.append(
+            f"  {span:>7}  {run['best']:<22} {run['n']:>9,} deals, its mean score "
+            f"{run['mean_best_score']:+7.2f} ± {run['half_width']:.2f}"
+        )
     changes = tables["by_chavey"]["best_changes"]
     steady = tables["by_chavey"][tables["by_chavey"]["n"] >= 200]
     unstable = changes.reindex(steady.index)
@@ -633,7 +730,7 @@ def _guidance_report(
     for key, row in tables["thresholds"].iterrows():
         evaluator, contract = cast(tuple[str, str], key)
         alone = row["never_alone"]
-        skipped = f"; never bid alone in {alone:.0%} of replicates" if alone > 0 else ""
+        skipped = f"; never bid alone in {alone:.1%} of replicates" if alone > 0 else ""
         lines.append(
             f"  {evaluator:<17} {contract:<13} {_count_text(row['fitted']):>5} "
             f"({_count_text(row['ci_low'])}–{_count_text(row['ci_high'])}{skipped})"

@@ -25,14 +25,20 @@ import pandas as pd
 
 from tarot_analysis import cards
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
-from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
+from tarot_analysis.engine.forced import passing
+from tarot_analysis.engine.outcome import (
+    OUTCOME_COLUMNS,
+    REDEAL_ALL_PASSED,
+    REDEAL_NONE,
+    REDEAL_PETIT_SEC,
+)
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.play import Bots, PlayResult, play
 from tarot_analysis.rules import Rules
 from tarot_analysis.stats import wilson_interval
 
-__all__ = ["ContractOutcomes", "paired_choice", "play_every_contract"]
+__all__ = ["ContractOutcomes", "paired_choice", "play_every_contract", "play_passing"]
 
 _CONTRACT = OUTCOME_COLUMNS.index("contract")
 _CALLED = (OUTCOME_COLUMNS.index("called_1"), OUTCOME_COLUMNS.index("called_2"))
@@ -132,6 +138,47 @@ def paired_choice(scores: pd.DataFrame, confidence: float = 0.95) -> dict[str, A
         "tie": not mean - half > 0,
         "n": n,
     }
+
+
+def play_passing(
+    rules: Rules,
+    deals: int,
+    *,
+    seat: int = 0,
+    bots: Bots = "random",
+    seed: int | np.random.SeedSequence | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    threads: int | None = None,
+    client: Any = None,
+) -> pd.DataFrame:
+    """The same deals as :func:`play_every_contract` (same seed and chunking), with ``seat``
+    made to pass and the auction going on with the bots: what passing is worth to ``seat``.
+
+    One row per deal: ``redeal_reason`` (``""``, ``"petit_sec"`` or ``"all_passed"``: a redeal
+    scores 0), ``taker`` (−1 when redealt), ``contract`` (its index, −1 when redealt), and
+    ``seat_score``, ``seat``'s score on the deal (as a defender, or a partner called).
+    """
+    if not 0 <= seat < rules.players:
+        raise TarotInputError(f"seat must be between 0 and {rules.players - 1}, got {seat}")
+    forced = np.full((deals, 4), -1, dtype=np.int64)
+    forced[:, 0] = passing(seat)
+    result = play(
+        rules, deals, bots=bots, seed=seed, forced=forced, chunk_size=chunk_size,
+        threads=threads, client=client,
+    )  # fmt: skip
+    raw = result.raw()
+    scores = score_outcomes(result.outcomes, result.poignees, rules)
+    reasons = {REDEAL_NONE: "", REDEAL_PETIT_SEC: "petit_sec", REDEAL_ALL_PASSED: "all_passed"}
+    redealt = raw["redeal"].to_numpy() != REDEAL_NONE
+    return pd.DataFrame(
+        {
+            "deal": np.arange(deals),
+            "redeal_reason": raw["redeal"].map(reasons).to_numpy(),
+            "taker": np.where(redealt, -1, raw["taker"].to_numpy()),
+            "contract": np.where(redealt, -1, raw["contract"].to_numpy()),
+            "seat_score": scores[f"score_{seat}"].to_numpy(dtype=float),
+        }
+    )
 
 
 def _dog_groups(rules: Rules) -> list[list[int]]:

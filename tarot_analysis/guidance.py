@@ -23,7 +23,7 @@ import pyarrow as pa
 
 from tarot_analysis import evaluators
 from tarot_analysis.bootstrap import REPLICATES, replicate_sums
-from tarot_analysis.counterfactual import play_every_contract
+from tarot_analysis.counterfactual import play_every_contract, play_passing
 from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
@@ -40,6 +40,7 @@ __all__ = [
     "merge_counts",
     "rows_counts",
     "run_guidance",
+    "seat_comparison",
     "table_by",
     "threshold_loss",
     "thresholds",
@@ -68,17 +69,23 @@ def _chunk_seed(seed: int, chunk: int) -> np.random.SeedSequence:
 
 
 def _chunk_rows(
-    rules: Rules, bots: Sequence[Any], seed: int, chunk: int, first: int, n: int
+    rules: Rules, bots: Sequence[Any], seed: int, chunk: int, first: int, n: int, seat: int
 ) -> pa.Table:
-    """Deals ``first .. first + n`` of a guidance run: seat 0's hand and every contract."""
+    """Deals ``first .. first + n`` of a guidance run: the seat's hand, every contract with the
+    seat taking, and the seat's score when it passes and the table goes on."""
     outcomes = play_every_contract(
-        rules, n, seat=0, bots=list(bots), seed=_chunk_seed(seed, chunk), chunk_size=n, threads=1
-    )
+        rules, n, seat=seat, bots=list(bots), seed=_chunk_seed(seed, chunk), chunk_size=n,
+        threads=1,
+    )  # fmt: skip
+    passed = play_passing(
+        rules, n, seat=seat, bots=list(bots), seed=_chunk_seed(seed, chunk), chunk_size=n,
+        threads=1,
+    )  # fmt: skip
     from tarot_analysis.deal import DealStream, deal_chunk, make_plan
 
     plan = make_plan(rules)
     masks, _ = deal_chunk(plan, DealStream.open(plan, _chunk_seed(seed, chunk), 0), n)
-    hands = masks[:, 0]
+    hands = masks[:, seat]
     features = hand_features(hands, rules)
     columns: dict[str, Any] = {"deal": np.arange(first, first + n)}
     for name in KEPT_FEATURES:
@@ -93,6 +100,14 @@ def _chunk_rows(
         part = frame[frame["contract"] == contract.name]
         columns[f"made_{contract.name}"] = part["made"].fillna(False).to_numpy(dtype=bool)
         columns[f"score_{contract.name}"] = part["taker_score"].to_numpy(dtype=float)
+    # Passing, measured: the seat passes and the others bid; all passing is a redeal, worth 0.
+    columns["score_pass"] = passed["seat_score"].to_numpy(dtype=float)
+    taker = passed["taker"].to_numpy()
+    columns["taken"] = taker >= 0
+    # What was bid before the seat spoke (seat 0 speaks first, the last seat last: there the
+    # taker, if any, spoke before it), −1 when nothing.
+    before = (taker >= 0) & (taker < seat)
+    columns["bid_before"] = np.where(before, passed["contract"].to_numpy(), -1)
     return pa.table(columns)
 
 
@@ -124,10 +139,16 @@ def rows_counts(rows: pd.DataFrame, contracts: Sequence[str], *, seed: int) -> p
     evaluator of :data:`BOOTSTRAPPED` the Poisson-bootstrap sums of ``n`` and of each contract's
     score per value and replicate (:mod:`tarot_analysis.bootstrap`, weights from ``seed``).
 
+    The deals counted are those played (no Petit-sec redeal) on which the seat chooses freely:
+    nothing was bid before it spoke (always so for seat 0). The ``deals`` grouping counts every
+    deal by ``key_1`` the redeal flag and ``key_2`` one more than the contract bid before.
+
     Counts of disjoint sets of deals add up (:func:`merge_counts`): a run of any size is
     summarised in memory proportional to the tables.
     """
-    played = rows[~rows["redeal"].to_numpy(dtype=bool)]
+    redeal = rows["redeal"].to_numpy(dtype=bool)
+    bid_before = rows["bid_before"].to_numpy(dtype=np.int64)
+    played = rows[~redeal & (bid_before < 0)]
     values = _summands(played, contracts)
     fold = played["deal"].to_numpy(dtype=np.int64) % FOLDS
     parts = []
@@ -156,9 +177,9 @@ def rows_counts(rows: pd.DataFrame, contracts: Sequence[str], *, seed: int) -> p
         part.insert(0, "fold", 0)
         part.insert(0, "grouping", f"replicates_{name}")
         parts.append(part)
-    redeal = rows["redeal"].to_numpy(dtype=np.int64)
-    deals = pd.DataFrame({"key_1": [0, 1], "n": np.bincount(redeal, minlength=2)})
-    parts.append(deals.assign(grouping="deals", fold=0, key_2=0))
+    deals = pd.DataFrame({"key_1": redeal.astype(np.int64), "key_2": bid_before + 1, "n": 1})
+    deals = deals.groupby(["key_1", "key_2"], sort=True)["n"].sum().reset_index()
+    parts.append(deals.assign(grouping="deals", fold=0))
     counts = pd.concat(parts, ignore_index=True).fillna(0)
     columns = [*_KEYS, *values]
     counts = counts[columns].astype({c: np.int64 for c in columns if c != "grouping"})
@@ -187,6 +208,7 @@ class GuidanceData:
     counts: pd.DataFrame  # the sufficient statistics of every table (see rows_counts)
     frame: pd.DataFrame | None = None  # one row per deal: features, evaluators, made_*, score_*
     run: RunResult | None = None
+    seat: int = 0  # the seat advised: 0 speaks first
 
     @property
     def contracts(self) -> list[str]:
@@ -199,18 +221,25 @@ class GuidanceData:
 
     @property
     def played_deals(self) -> int:
-        """Deals played: redeals for a Petit sec left out."""
+        """Deals the tables count: played (redeals for a Petit sec left out), with nothing bid
+        before the seat spoke."""
         deals = self._grouping("deals")
-        return int(deals.loc[deals["key_1"] == 0, "n"].sum())
+        return int(deals.loc[(deals["key_1"] == 0) & (deals["key_2"] == 0), "n"].sum())
+
+    @property
+    def bid_before_deals(self) -> int:
+        """Deals played on which another seat bid before this one spoke (left out)."""
+        deals = self._grouping("deals")
+        return int(deals.loc[(deals["key_1"] == 0) & (deals["key_2"] > 0), "n"].sum())
 
     def played(self) -> pd.DataFrame:
-        """The rows of the deals played (redeals for a Petit sec left out)."""
+        """The rows the tables count (see :attr:`played_deals`)."""
         if self.frame is None:
             raise TarotInputError(
                 "this guidance run kept counts, not rows (--no-rows): run it without "
                 "--no-rows for per-deal rows and the fitted model"
             )
-        return self.frame[~self.frame["redeal"]]
+        return self.frame[~self.frame["redeal"] & (self.frame["bid_before"] < 0)]
 
     def _grouping(self, name: str) -> pd.DataFrame:
         return self.counts[self.counts["grouping"] == name]
@@ -228,22 +257,36 @@ def run_guidance(
     progress: bool = False,
     client: Any = None,
     rows: bool = True,
+    seat: int = 0,
 ) -> GuidanceData:
-    """Play ``deals`` deals under every contract into ``folder`` (resuming what is there).
+    """Play ``deals`` deals under every contract into ``folder`` (resuming what is there), with
+    ``seat`` taking: 0, who speaks first, or the last seat, who speaks last (its tables count
+    the deals on which every other seat passed). Each deal is also played with the seat
+    passing and the others bidding on, for what passing is worth.
 
     ``rows=False`` stores each chunk's counts (:func:`rows_counts`) instead of its rows: the
     tables come out the same, in memory and disk proportional to the tables, but there are no
     per-deal rows to fit a model on.
     """
+    if seat not in (0, rules.players - 1):
+        raise TarotInputError(
+            f"guidance advises seat 0 (speaks first) or seat {rules.players - 1} (speaks last), "
+            f"not seat {seat}"
+        )
     seating = seat_bots(bots, rules.players)
     names = seating.names
     threads = python_threads(seating, threads, client)
     seated = (bots,) * rules.players if isinstance(bots, str) else tuple(bots)
     # What a chunk holds: folders written with fewer features or counts are another run.
-    extra: dict[str, Any] = {"seat": 0, "mode": "counterfactual", "features": list(KEPT_FEATURES)}
+    extra: dict[str, Any] = {
+        "seat": seat, "mode": "counterfactual", "features": list(KEPT_FEATURES),
+        "pass": "played",
+    }  # fmt: skip
     if not rows:
         extra["rows"] = False
-        extra["counts"] = f"sums, squares and products by fold; {REPLICATES} bootstrap sums"
+        extra["counts"] = (
+            f"sums, squares and products by fold, the pass measured; {REPLICATES} bootstrap sums"
+        )
     spec = RunSpec(
         kind="guidance", rules=rules.name, bots=names, seed=seed, deals=deals,
         chunk_size=chunk_size, extra=extra,
@@ -251,7 +294,7 @@ def run_guidance(
     contracts = [c.name for c in rules.contracts]
 
     def work(chunk: int, first: int, n: int) -> pa.Table:
-        table = _chunk_rows(rules, seated, seed, chunk, first, n)
+        table = _chunk_rows(rules, seated, seed, chunk, first, n, seat)
         if rows:
             return table
         counts = rows_counts(table.to_pandas(), contracts, seed=seed)
@@ -260,20 +303,27 @@ def run_guidance(
     result = run(spec, folder, work, threads=threads, progress=progress, client=client)
     if not rows:
         counts = merge_counts(table.to_pandas() for table in iter_chunks(folder))
-        return GuidanceData(rules=rules, bots=names, seed=seed, counts=counts, run=result)
+        return GuidanceData(
+            rules=rules, bots=names, seed=seed, counts=counts, run=result, seat=seat
+        )
     frame = read_dataset(folder).to_pandas()
     return GuidanceData(
         rules=rules, bots=names, seed=seed, counts=rows_counts(frame, contracts, seed=seed),
-        frame=frame,
-        run=result,
+        frame=frame, run=result, seat=seat,
     )  # fmt: skip
 
 
-def _rate_rows(group: pd.DataFrame, contracts: list[str]) -> pd.DataFrame:
-    """Rates, intervals and mean scores from summed counts, one row per key; the best choice
-    (``pass`` scoring 0 among them), the runner-up and their paired difference."""
+def _rate_rows(group: pd.DataFrame, contracts: list[str], reading: str = "zero") -> pd.DataFrame:
+    """Rates, intervals and mean scores from summed counts, one row per key; the measured
+    pass (its mean score, and how often another seat takes); the best choice (the pass read
+    as ``reading``), the runner-up and their paired difference."""
     n = group["n"].to_numpy()
     table = pd.DataFrame({"n": n}, index=group.index)
+    sums = group["twelfths_pass"].to_numpy(dtype=float)
+    squares = group["twelfths_sq_pass"].to_numpy(dtype=float)
+    table["pass_played_mean_score"] = sums / SCORE_UNIT / n
+    table["pass_played_score_half_width"] = _half_width(sums, squares, n)
+    table["pass_taken_share"] = group["taken"].to_numpy() / n
     for name in contracts:
         made = group[f"made_{name}"].to_numpy()
         low, high = wilson_interval(made, n)
@@ -285,11 +335,11 @@ def _rate_rows(group: pd.DataFrame, contracts: list[str]) -> pd.DataFrame:
         table[f"{name}_mean_score"] = sums / SCORE_UNIT / n
         table[f"{name}_score_half_width"] = _half_width(sums, squares, n)
     options = np.array(["pass", *contracts], dtype=object)
-    means = _option_sums(group, contracts) / np.maximum(n, 1)[:, None] / SCORE_UNIT
+    means = _option_sums(group, contracts, reading) / np.maximum(n, 1)[:, None] / SCORE_UNIT
     # Highest mean first; among equal means the earlier option (pass, then the lower contract).
     order = np.argsort(-means, axis=1, kind="stable")
     best, runner_up = options[order[:, 0]], options[order[:, 1]]
-    total, squares = _paired_sums(group, contracts, best, runner_up)
+    total, squares = _paired_sums(group, contracts, best, runner_up, reading)
     difference = total / SCORE_UNIT / n
     half = _half_width(total, squares, n)
     table["best"] = best
@@ -313,10 +363,26 @@ def _half_width(sums: np.ndarray, squares: np.ndarray, n: np.ndarray) -> np.ndar
     return np.where(n > 1, half, np.nan)
 
 
-def _option_sums(groups: pd.DataFrame, contracts: Sequence[str]) -> np.ndarray:
-    """Per group, the sum of the taker's score under each option, ``pass`` (0) first."""
+#: The two readings of a pass: it scores 0 (the table redeals), or what it is worth measured
+#: (the others bid on; the seat defends when one of them takes).
+READINGS: Final = ("zero", "played")
+
+
+def _check_reading(reading: str) -> None:
+    if reading not in READINGS:
+        raise TarotInputError(f"the pass is read as one of {', '.join(READINGS)}, not {reading!r}")
+
+
+def _option_sums(
+    groups: pd.DataFrame, contracts: Sequence[str], reading: str = "zero"
+) -> np.ndarray:
+    """Per group, the sum of the seat's score under each option, ``pass`` first (0, or with
+    ``reading="played"`` its measured score)."""
+    _check_reading(reading)
     columns = [groups[f"twelfths_{name}"].to_numpy(dtype=float) for name in contracts]
-    return np.column_stack([np.zeros(len(groups)), *columns])
+    if reading == "zero":
+        return np.column_stack([np.zeros(len(groups)), *columns])
+    return np.column_stack([groups["twelfths_pass"].to_numpy(dtype=float), *columns])
 
 
 def _grouping(data: GuidanceData, grouping: str, *, fold: int | None = None) -> pd.DataFrame:
@@ -328,12 +394,16 @@ def _grouping(data: GuidanceData, grouping: str, *, fold: int | None = None) -> 
     return rows.groupby(["key_1", "key_2"])[values].sum()
 
 
-def table_by(data: GuidanceData, keys: str | list[str], *, min_n: int = 1) -> pd.DataFrame:
+def table_by(
+    data: GuidanceData, keys: str | list[str], *, min_n: int = 1, reading: str = "zero"
+) -> pd.DataFrame:
     """Per value of ``keys`` (e.g. ``"chavey"``, ``["bouts", "trumps"]``): n, and for every
     contract its success rate with a Wilson interval, the taker's mean score and the half-width
-    of its 95% interval; ``best`` is the option of highest mean score (``pass`` scoring 0),
-    ``runner_up`` the next, ``difference`` theirs, deal by deal on the same deals, with its 95%
-    interval, and ``tie`` when that interval reaches 0.
+    of its 95% interval; the pass measured (``pass_played_mean_score`` with its half-width, and
+    ``pass_taken_share``, how often another seat then takes); ``best`` is the option of highest mean
+    score (``pass`` scoring 0, or with ``reading="played"`` its measured score), ``runner_up``
+    the next, ``difference`` theirs, deal by deal on the same deals, with its 95% interval,
+    and ``tie`` when that interval reaches 0.
 
     The keys of :data:`GROUPINGS` come from the run's counts; any other column of the rows
     needs a run that kept them.
@@ -350,7 +420,7 @@ def table_by(data: GuidanceData, keys: str | list[str], *, min_n: int = 1) -> pd
         rows = _grouping(data, grouping).reset_index()
         named = rows.rename(columns=dict(zip(_KEYS[2:], GROUPINGS[grouping], strict=False)))
         counts = named.groupby(names)[[c for c in rows.columns if c not in _KEYS]].sum()
-    table = _rate_rows(counts, data.contracts)
+    table = _rate_rows(counts, data.contracts, reading)
     return table[table["n"] >= min_n]
 
 
@@ -372,12 +442,13 @@ def best_choices(table: pd.DataFrame) -> dict[str, dict[str, Any]]:
     return out
 
 
-def best_ranges(table: pd.DataFrame, *, min_n: int = 1) -> pd.DataFrame:
+def best_ranges(table: pd.DataFrame, *, min_n: int = 1, reading: str = "zero") -> pd.DataFrame:
     """Runs of consecutive values of a one-key table (:func:`table_by`) that share their
     reading, among values held by at least ``min_n`` deals: ``low``, ``high``, ``best`` (the
     best option, or for a tie both options, ``"prise ≈ garde"``, lowest first), ``tie``, ``n``
     (deals in the run), and the mean score of the best option of each value over the run's
-    deals with the half-width of its 95% interval (``mean_best_score``, ``half_width``).
+    deals with the half-width of its 95% interval (``mean_best_score``, ``half_width``; a pass
+    scores 0, or with ``reading="played"``, as the table was made, its measured score).
 
     >>> table = pd.DataFrame(
     ...     {"n": [300, 300, 300, 300], "best": ["pass", "prise", "garde", "garde"],
@@ -393,21 +464,26 @@ def best_ranges(table: pd.DataFrame, *, min_n: int = 1) -> pd.DataFrame:
     steady = table[table["n"] >= min_n].sort_index()
     suffix = "_score_half_width"
     names = [str(c) for c in steady.columns]
-    options = ["pass", *(c[: -len(suffix)] for c in names if c.endswith(suffix))]
+    contracts = [c[: -len(suffix)] for c in names if c.endswith(suffix)]
+    options = ["pass", *(c for c in contracts if not c.startswith("pass"))]
     rank = {name: k for k, name in enumerate(options)}
 
-    def reading(row: pd.Series) -> str:
+    def label(row: pd.Series) -> str:
         if not row["tie"]:
             return str(row["best"])
         pair = sorted((str(row["best"]), str(row["runner_up"])), key=rank.__getitem__)
         return " ≈ ".join(pair)
 
-    labels = steady.apply(reading, axis=1) if len(steady) else pd.Series(dtype=object)
+    labels = steady.apply(label, axis=1) if len(steady) else pd.Series(dtype=object)
     n = steady["n"].to_numpy(dtype=float)
     # Each value's sum and sum of squares of its best option's score, from its mean and the
     # half-width of its interval: the run's mean and interval are over its deals.
+    _check_reading(reading)
     mean = np.zeros(len(steady))
     half = np.zeros(len(steady))
+    if reading == "played":
+        mean = steady["pass_played_mean_score"].to_numpy(dtype=float)
+        half = steady["pass_played_score_half_width"].to_numpy(dtype=float)
     for name in options[1:]:
         here = (steady["best"] == name).to_numpy()
         mean = np.where(here, steady[f"{name}_mean_score"], mean)
@@ -441,20 +517,25 @@ def _number(value: Any) -> float | None:
 
 
 def _summands(played: pd.DataFrame, contracts: Sequence[str]) -> dict[str, Any]:
-    """Per played row, what the counts add up: 1, and per contract made and the taker's score
-    (and its square) in :data:`~tarot_analysis.engine.scoring.SCORE_UNIT` ths of a point."""
+    """Per played row, what the counts add up: 1, whether another seat took when this one
+    passed, per contract whether it made, and per option (the measured pass, then every
+    contract) the seat's score and its square in
+    :data:`~tarot_analysis.engine.scoring.SCORE_UNIT` ths of a point."""
     values: dict[str, Any] = {"n": np.ones(len(played), dtype=np.int64)}
+    values["taken"] = played["taken"].to_numpy(dtype=np.int64)
     scores = {}
     for name in contracts:
         values[f"made_{name}"] = played[f"made_{name}"].to_numpy(dtype=np.int64)
+    for name in ["pass", *contracts]:
         score = whole_units(played[f"score_{name}"], SCORE_UNIT, f"{name} score")
         scores[name] = score
         values[f"twelfths_{name}"] = score
         values[f"twelfths_sq_{name}"] = score**2
-    # The products of two contracts' scores on the same deal: with the squares, the spread of
+    # The products of two options' scores on the same deal: with the squares, the spread of
     # their difference deal by deal (a paired interval) comes from the counts alone.
-    for k, first in enumerate(contracts):
-        for second in contracts[k + 1 :]:
+    options = ["pass", *contracts]
+    for k, first in enumerate(options):
+        for second in options[k + 1 :]:
             values[f"twelfths_x_{first}_{second}"] = scores[first] * scores[second]
     return values
 
@@ -466,18 +547,25 @@ def _counts_by(played: pd.DataFrame, keys: list[str], contracts: Sequence[str]) 
 
 
 def _paired_sums(
-    groups: pd.DataFrame, contracts: Sequence[str], first: np.ndarray, second: np.ndarray
+    groups: pd.DataFrame,
+    contracts: Sequence[str],
+    first: np.ndarray,
+    second: np.ndarray,
+    reading: str = "zero",
 ) -> tuple[np.ndarray, np.ndarray]:
     """Per group, the sum and the sum of squares over its deals of the score of option
-    ``first`` less that of ``second`` (names per group, ``"pass"`` scoring 0), in twelfths of
-    a point: from the counts' sums, squares and products."""
-    order = {name: k for k, name in enumerate(contracts)}
+    ``first`` less that of ``second`` (names per group; ``"pass"`` scoring 0, or with
+    ``reading="played"`` its measured score), in twelfths of a point: from the counts' sums,
+    squares and products."""
+    _check_reading(reading)
+    order = {name: k for k, name in enumerate(["pass", *contracts])}
+    zero = reading == "zero"
     total = np.zeros(len(groups))
     squares = np.zeros(len(groups))
 
     def column(*names: str) -> np.ndarray:
-        """A column of the counts; zeros where a name is the pass's, which scores 0."""
-        if "pass" in names:
+        """A column of the counts; zeros where a name is a pass that scores 0."""
+        if zero and "pass" in names:
             return np.zeros(len(groups))
         if len(names) == 2:
             low, high = sorted(names, key=order.__getitem__)
@@ -485,7 +573,7 @@ def _paired_sums(
         return groups[f"twelfths_{names[0]}"].to_numpy(dtype=float)
 
     def square(name: str) -> np.ndarray:
-        if name == "pass":
+        if zero and name == "pass":
             return np.zeros(len(groups))
         return groups[f"twelfths_sq_{name}"].to_numpy(dtype=float)
 
@@ -719,16 +807,40 @@ def threshold_loss(data: GuidanceData) -> pd.DataFrame:
 
 
 def guidance_tables(data: GuidanceData) -> dict[str, pd.DataFrame]:
-    """Every guidance table of a run."""
+    """Every guidance table of a run: by Chavey count with the pass read both ways (scoring 0,
+    and measured: ``by_chavey_pass_played``), by bouts and trumps, by kings, the thresholds
+    and what each rule loses."""
     by_chavey = table_by(data, "chavey")
     by_chavey["best_changes"] = best_stability(data, "chavey").reindex(by_chavey.index)
     return {
         "by_chavey": by_chavey,
+        "by_chavey_pass_played": table_by(data, "chavey", reading="played"),
         "by_bouts_trumps": table_by(data, ["bouts", "trumps"]),
         "by_kings": table_by(data, "kings"),
         "thresholds": thresholds(data),
         "threshold_loss": threshold_loss(data),
     }
+
+
+def seat_comparison(first: GuidanceData, last: GuidanceData, *, min_n: int = 1) -> pd.DataFrame:
+    """The best option by Chavey count for the seat that speaks first and the one that speaks
+    last, side by side: for seat 0 with the pass scoring 0 and measured; for the last seat on
+    the deals every other seat passed (its pass then ends the deal: it scores 0 either way).
+    Each with its deals, runner-up, paired difference and tie flag."""
+    if first.rules.name != last.rules.name or first.seat != 0 or last.seat == 0:
+        raise TarotInputError("compare a seat-0 run with a last-seat run of the same rules")
+    parts = {
+        "first": table_by(first, "chavey", min_n=min_n),
+        "first_pass_played": table_by(first, "chavey", min_n=min_n, reading="played"),
+        "last": table_by(last, "chavey", min_n=min_n),
+    }
+    columns = ["n", "best", "runner_up", "difference", "difference_ci_low",
+               "difference_ci_high", "tie"]  # fmt: skip
+    joined = pd.concat(
+        {name: table[columns] for name, table in parts.items()}, axis=1, join="outer"
+    )
+    joined.columns = ["_".join(map(str, pair)) for pair in joined.columns.to_flat_index()]
+    return joined.sort_index()
 
 
 def save_tables(tables: dict[str, pd.DataFrame], folder: str | os.PathLike[str]) -> list[Path]:

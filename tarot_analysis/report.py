@@ -370,17 +370,28 @@ class _Guidance:
     comparison: dict[str, Any]
     computed: int
     resumed: int
+    last: GuidanceData  # the same deals, the last seat advised
 
 
 def _guidance(rules: Rules, deals: int, bots: tuple[str, ...], seed: int, runs: _Runs) -> _Guidance:
-    from tarot_analysis.guidance import compare_evaluators, guidance_tables, run_guidance
+    from tarot_analysis.guidance import (
+        compare_evaluators,
+        guidance_tables,
+        run_guidance,
+        seat_comparison,
+    )
 
     folder = guidance_folder(rules.name, bots, seed, deals, runs.data_dir)
     data = run_guidance(
         rules, deals, folder, bots=bots, seed=seed, chunk_size=GUIDANCE_CHUNK_SIZE,
         **runs.options(),
     )  # fmt: skip
+    last = run_guidance(
+        rules, deals, folder.with_name(folder.name + "-last"), bots=bots, seed=seed,
+        chunk_size=GUIDANCE_CHUNK_SIZE, seat=rules.players - 1, **runs.options(),
+    )  # fmt: skip
     tables = guidance_tables(data)
+    tables["by_seat"] = seat_comparison(data, last)
     contract = "garde" if "garde" in data.contracts else data.contracts[0]
     comparison = compare_evaluators(data, contract)
     run = data.run
@@ -391,6 +402,7 @@ def _guidance(rules: Rules, deals: int, bots: tuple[str, ...], seed: int, runs: 
         comparison=comparison,
         computed=run.computed if run is not None else 0,
         resumed=run.resumed if run is not None else 0,
+        last=last,
     )
 
 
@@ -1001,6 +1013,67 @@ def _threshold_text(value: float) -> str:
     return "none" if not math.isfinite(value) else f"{value:.0f}"
 
 
+def _passing_table(guidance: _Guidance, context: _Context) -> str:
+    """By Chavey count: what passing is worth measured, and the best option read three ways."""
+    by_chavey = guidance.tables["by_chavey"]
+    by_seat = guidance.tables["by_seat"]
+    last = guidance.last
+    caption = _caption(
+        "Passing, measured, and the seat that speaks",
+        rules=context.rules.name, bots=context.bots_text,
+        mode="counterfactual, and each deal played once more with the seat passing and the "
+        "others bidding on",
+        n=f"{guidance.data.played_deals:,} deals for seat 0; {last.played_deals:,} for seat "
+        f"{last.seat}, on which every other seat passed; counts held by at least "
+        f"{RANGE_MIN_DEALS} deals",
+        interval="mean ± the half-width of its 95% interval over deals; A ≈ B: tied, the "
+        "interval of their paired difference reaches 0",
+    )  # fmt: skip
+    rows = []
+    for count, row in by_seat.iterrows():
+        if not row["first_n"] >= RANGE_MIN_DEALS:
+            continue
+        first = cast(pd.Series, by_chavey.loc[cast(int, count)])
+
+        def best(part: str, row: pd.Series = row) -> str:
+            n = row[f"{part}_n"]
+            if pd.isna(n) or n < RANGE_MIN_DEALS:
+                return "—"
+            text = _label(str(row[f"{part}_best"]))
+            if bool(row[f"{part}_tie"]):
+                text += f" ≈ {_label(str(row[f'{part}_runner_up']))}"
+            return text
+
+        rows.append(
+            [
+                str(count),
+                _count(row["first_n"]),
+                _mean_with_interval(
+                    first["pass_played_mean_score"], first["pass_played_score_half_width"]
+                ),
+                _percent(first["pass_taken_share"], 0),
+                best("first"),
+                best("first_pass_played"),
+                "—" if pd.isna(row["last_n"]) else _count(row["last_n"]),
+                best("last"),
+            ]
+        )
+    header = [
+        "Chavey count", "deals, seat 0", "passing worth (95%)", "another seat takes",
+        "best, pass scores 0", "best, pass measured", f"deals, seat {last.seat}",
+        f"best, seat {last.seat}",
+    ]  # fmt: skip
+    note = (
+        "Passing worth: seat 0's score when it passes and the others bid on (another seat may "
+        "take, and seat 0 then defends; when all pass the deal is redealt and scores 0). The "
+        "tables above read a pass as 0, as a player who expects everyone else to pass; "
+        "measured, a pass costs what the others' contracts win. The last seat speaks after "
+        "everyone else: on the deals where they all passed, its pass ends the deal (0), and "
+        "its hand is judged knowing that."
+    )
+    return _table_html("passing", caption, header, rows, note=note)
+
+
 def _thresholds_table(guidance: _Guidance, context: _Context) -> str:
     table = guidance.tables["thresholds"]
     replicates = int(table["replicates"].iloc[0]) if len(table) else 0
@@ -1270,6 +1343,8 @@ def _guidance_section(guidance: _Guidance, context: _Context) -> list[str]:
         *_guidance_tables(
             "guidance-kings", tables["by_kings"], "kings held", "kings", guidance, context
         ),
+        "<h3>Passing, measured, and the seat</h3>",
+        _passing_table(guidance, context),
         "<h3>Thresholds, fitted and published</h3>",
         _thresholds_table(guidance, context),
         "<h3>What each rule loses</h3>",

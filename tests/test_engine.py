@@ -13,7 +13,7 @@ import pytest
 
 from tarot_analysis import cards
 from tarot_analysis.bots import BOTS
-from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
+from tarot_analysis.engine.outcome import OUTCOME_COLUMNS, REDEAL_PETIT_SEC
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.play import PlayResult, play
@@ -248,3 +248,34 @@ def test_scores_say_where_the_called_king_was_and_what_the_dog_held() -> None:
     assert (
         played["taker_score"] == played.apply(lambda r: r[f"score_{int(r['taker'])}"], axis=1)
     ).all()
+
+
+@pytest.mark.parametrize("preset", ["fft-4", "fft-5"])
+def test_a_seat_made_to_pass_passes_and_the_others_bid_as_before(preset: str) -> None:
+    from tarot_analysis.engine.forced import passing
+
+    rules = load_rules(preset)
+    free = play(rules, 3_000, bots="heuristic", seed=4, keep_tricks=True)
+    for seat in (0, rules.players - 1):
+        made = play(
+            rules,
+            3_000,
+            bots="heuristic",
+            seed=4,
+            keep_tricks=True,
+            forced=[passing(seat), -1, -1, -1],
+        )
+        dealt = made.raw()["redeal"].to_numpy() != REDEAL_PETIT_SEC  # an auction was held
+        assert (made.bids[dealt, seat] == -1).all()
+        assert (made.masks == free.masks).all()  # the same deals
+        # The heuristic bids from its hand and the best bid so far: the others bid as before
+        # until someone bids over what the seat would have said.
+        bid = free.bids[dealt, seat]
+        assert (bid >= 0).any(), "some hands bid when free"
+        others = [s for s in range(rules.players) if s < seat]
+        for s in others:
+            assert (made.bids[dealt, s] == free.bids[dealt, s]).all()
+    with pytest.raises(TarotInputError, match="made to pass"):
+        play(rules, 10, forced=[passing(rules.players), -1, -1, -1])
+    with pytest.raises(TarotInputError, match="made to pass"):
+        play(rules, 10, forced=[passing(0), 1, -1, -1])

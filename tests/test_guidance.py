@@ -11,6 +11,7 @@ import pytest
 
 from tarot_analysis import evaluators
 from tarot_analysis.cli import main
+from tarot_analysis.errors import TarotInputError
 from tarot_analysis.guidance import (
     auc,
     compare_evaluators,
@@ -358,3 +359,52 @@ def test_the_model_reads_each_bout_apart_with_its_interval(data) -> None:  # typ
     assert len(result["caveats"]) >= 3
     by_model = result["by_model"]
     assert by_model["n"].sum() == result["n_test"]
+
+
+def test_passing_is_measured_with_the_table_going_on(data) -> None:  # type: ignore[no-untyped-def]
+    played = data.played()
+    # Seat 0 speaks first: nothing is bid before it, and passing is worth 0 exactly when all
+    # the others pass too (a redeal), a defender's share of the deal otherwise.
+    assert (played["bid_before"] == -1).all()
+    quiet = ~played["taken"]
+    assert (played.loc[quiet, "score_pass"] == 0).all()
+    assert (played.loc[~quiet, "score_pass"] != 0).mean() > 0.95
+    assert 0.2 < played["taken"].mean() < 0.9
+    # Read with the pass measured, the best and its runner-up are paired on the same deals.
+    table = table_by(data, "chavey", reading="played")
+    for count in (35, 45):
+        row = table.loc[count]
+        here = played[played["chavey"] == count]
+        values = {"pass": here["score_pass"].to_numpy()}
+        for contract in data.contracts:
+            values[contract] = here[f"score_{contract}"].to_numpy()
+        means = {name: v.mean() for name, v in values.items()}
+        assert row["best"] == max(means, key=means.__getitem__)
+        differences = values[row["best"]] - values[row["runner_up"]]
+        assert row["difference"] == pytest.approx(differences.mean(), abs=1e-9)
+        assert row["pass_played_mean_score"] == pytest.approx(means["pass"], abs=1e-9)
+
+
+def test_the_last_seat_is_advised_on_the_deals_everyone_before_passed(tmp_path: Path) -> None:
+    from tarot_analysis.guidance import seat_comparison
+
+    rules = load_rules("fft-4")
+    first = run_guidance(
+        rules, 6_000, tmp_path / "first", seed=5, chunk_size=3_000, bots="heuristic"
+    )
+    last = run_guidance(
+        rules, 6_000, tmp_path / "last", seed=5, chunk_size=3_000, bots="heuristic", seat=3
+    )
+    rows = last.frame
+    free = rows[~rows["redeal"] & (rows["bid_before"] < 0)]
+    # When every other seat passed, the last seat's pass ends the deal: it scores 0.
+    assert (free["score_pass"] == 0).all() and not free["taken"].any()
+    assert last.played_deals == len(free) == len(last.played())
+    assert last.bid_before_deals == int((~rows["redeal"] & (rows["bid_before"] >= 0)).sum()) > 0
+    # The same deals as seat 0's run, the last seat's hand read.
+    assert (first.frame["redeal"] == rows["redeal"]).all()
+    assert not (first.frame["chavey"] == rows["chavey"]).all()
+    side_by_side = seat_comparison(first, last)
+    assert {"first_best", "first_pass_played_best", "last_best", "last_tie"} <= set(side_by_side)
+    with pytest.raises(TarotInputError, match="seat 0"):
+        run_guidance(rules, 10, tmp_path / "middle", seat=1)

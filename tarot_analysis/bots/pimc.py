@@ -107,6 +107,7 @@ from tarot_analysis.engine.state import (
     S_NEXT,
     S_OUT,
     S_PARTS,
+    S_PASSER,
     S_POIGNEES,
     S_SIDE,
     S_TAKER,
@@ -498,7 +499,8 @@ def _misfit(s: Any, me: int, p: Any, ws: Workspace) -> int:
         spoken = s[S_NEXT] if s[S_KIND] == BID else players
         for seat in range(spoken):
             said = s[S_BIDS + seat]
-            if seat != me:
+            # A seat that had to pass said nothing of its hand.
+            if seat != me and seat != s[S_PASSER]:
                 level = heuristic.contract_level(ws.deal[seat, 0], ws.deal[seat, 1], p, np.int64(0))
                 if said >= 0:
                     misfit += abs(level - said)
@@ -533,6 +535,8 @@ def _replay(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> bool:
     if not p[R.TAROCCO] and s[S_BIDS] == -2 and s[S_DEALT_OVER]:
         ws.forced[0] = s[S_TAKER]  # no auction: the contract was set
         ws.forced[1] = s[S_CONTRACT]
+    elif s[S_PASSER] >= 0:
+        ws.forced[0] = -2 - s[S_PASSER]
     start(wm, w, ws.deal, ws.forced, s[S_TAKER], p, half)
     ecart_lo = ws.now[MAX_SEATS + 1, 0]
     ecart_hi = ws.now[MAX_SEATS + 1, 1]

@@ -19,7 +19,7 @@ from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
 
-__all__ = ["check_forced_calls", "forced_rows", "masks_of"]
+__all__ = ["check_forced_calls", "forced_rows", "masks_of", "passing"]
 
 
 def masks_of(rules: Rules, hands: Sequence[Sequence[str]]) -> npt.NDArray[np.uint64]:
@@ -50,9 +50,15 @@ def checked_forced(
     return rows
 
 
+def passing(seat: int) -> int:
+    """The forced taker that holds an auction in which ``seat`` must pass: ``-2 - seat``."""
+    return -2 - seat
+
+
 def forced_rows(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.NDArray[np.int64]:
     """``forced`` as one row per deal (taker, contract, called card 1 and 2; −1 left to the
-    table), checked in all that does not depend on the hands: the taker's seat, the contract,
+    table; a taker of :func:`passing` ``(seat)``: the auction is held and that seat passes),
+    checked in all that does not depend on the hands: the taker's seat, the contract,
     and calls that no hand could make."""
     if forced is None:
         return np.full((deals, 4), -1, dtype=np.int64)
@@ -66,6 +72,11 @@ def forced_rows(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.N
         (takers >= 0) & ((contracts < 0) | (contracts >= len(rules.contracts)))
     ):
         raise TarotInputError("a forced taker needs a seat and a contract of the rules")
+    passing = takers <= -2  # -2 - seat: an auction in which that seat must pass
+    if np.any(passing & ((takers < -1 - rules.players) | (rows[:, 1:] != -1).any(axis=1))):
+        raise TarotInputError(
+            "a seat made to pass needs a seat of the rules, and no forced contract or call"
+        )
     for which in (1, 2):
         called = rows[:, 1 + which]
         asked = called >= 0

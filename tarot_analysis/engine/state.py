@@ -204,7 +204,8 @@ S_PILES: Final = S_LEADERS + MAX_TRICKS + 1  # MAX_SEATS, Tarocco: card points �
 S_WON_BY: Final = S_PILES + MAX_SEATS  # MAX_SEATS, Tarocco: tricks won by seat
 S_PARTS: Final = S_WON_BY + MAX_SEATS  # N_PARTS × MAX_SEATS, Tarocco
 S_EVENTS: Final = S_PARTS + N_PARTS * MAX_SEATS  # N_EVENTS, Tarocco
-N_S: Final = S_EVENTS + N_EVENTS
+S_PASSER: Final = S_EVENTS + N_EVENTS  # a seat that must pass at the auction (−1: none)
+N_S: Final = S_PASSER + 1
 
 
 def new_arrays() -> tuple[np.ndarray, np.ndarray]:
@@ -221,7 +222,8 @@ def new_arrays() -> tuple[np.ndarray, np.ndarray]:
 def start(m: Any, s: Any, deal: Any, forced: Any, dealer: int, p: Any, half: Any) -> None:
     """Set ``(m, s)`` to the start of the deal ``deal`` (players + 1, 2: hands and dog).
 
-    ``forced``: taker, contract, called card 1 and 2 (−1: decided at the table); ``dealer``:
+    ``forced``: taker, contract, called card 1 and 2 (−1: decided at the table; a taker of
+    ``-2 - seat``: an auction in which ``seat`` must pass); ``dealer``:
     the dealing seat in Tarocco (ignored in French presets, where the last seat deals).
     """
     players = p[R.PLAYERS]
@@ -243,6 +245,7 @@ def start(m: Any, s: Any, deal: Any, forced: Any, dealer: int, p: Any, half: Any
     s[S_PETIT_SIDE] = -1
     s[S_PETIT_SEAT] = -1
     s[S_PEN_PETIT_SIDE] = -1
+    s[S_PASSER] = -1
     if p[R.TAROCCO]:
         _start_tarocco(m, s, dealer, p, half)
         return
@@ -260,6 +263,8 @@ def start(m: Any, s: Any, deal: Any, forced: Any, dealer: int, p: Any, half: Any
     s[S_CALLED_1] = forced[2]
     s[S_CALLED_2] = forced[3]
     if forced[0] < 0:
+        if forced[0] <= -2:  # no taker forced, but this seat must pass: -2 - seat
+            s[S_PASSER] = -2 - forced[0]
         s[S_TAKER] = -1
         s[S_CONTRACT] = -1
         s[S_BIDS : S_BIDS + players] = -1
@@ -481,6 +486,8 @@ def legal_mask(m: Any, s: Any, p: Any, out: Any) -> None:
         return
     if kind == BID:
         out[PASS] = True
+        if s[S_ACTOR] == s[S_PASSER]:
+            return
         for contract in range(max(s[S_CONTRACT] + 1, 0), p[R.N_CONTRACTS]):
             out[BID_0 + contract] = True
         return
@@ -537,9 +544,9 @@ def apply(m: Any, s: Any, action: int, p: Any, half: Any) -> None:
 @njit(**KERNEL)
 def bid(m: Any, s: Any, contract: int, p: Any, half: Any) -> None:
     """The seat to act bids ``contract`` (an index of the rules' contracts), or passes (−1 or
-    any contract not above the best bid so far)."""
+    any contract not above the best bid so far, and always the seat that must pass)."""
     seat = s[S_ACTOR]
-    if contract > s[S_CONTRACT]:
+    if contract > s[S_CONTRACT] and seat != s[S_PASSER]:
         s[S_BIDS + seat] = contract
         s[S_CONTRACT] = contract
         s[S_TAKER] = seat
