@@ -1070,8 +1070,8 @@ def model_caveats(comparison: dict[str, Any], bots: Sequence[str]) -> list[str]:
             worst = found.iloc[int(np.argmax(np.abs(found["observed"] - found["predicted"])))]
             caveats.append(
                 f"At {word} predicted chances the model {kind}-predicts: where it predicts "
-                f"{worst['predicted']:.0%}, {worst['observed']:.0%} of the held-out deals made "
-                f"(95% interval {worst['ci_low']:.0%} to {worst['ci_high']:.0%}, "
+                f"{worst['predicted']:.1%}, {worst['observed']:.1%} of the held-out deals made "
+                f"(95% interval {worst['ci_low']:.1%} to {worst['ci_high']:.1%}, "
                 f"{int(worst['n']):,} deals)."
             )
     return caveats

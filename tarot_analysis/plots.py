@@ -443,9 +443,12 @@ def recommended_map(
     if annotate:
         for i, j in zip(*np.nonzero(np.isfinite(grid)), strict=True):
             mark = "≈" if tied[i, j] else ""
+            colour = contract_colour(order[int(grid[i, j])])
+            # On a hatched cell the count sits on a patch of the cell's colour, to stay legible.
+            box = {"facecolor": colour, "edgecolor": "none", "pad": 1.0} if tied[i, j] else None
             ax.text(
                 j, i, f"{mark}{counts[i, j]:,}", ha="center", va="center", fontsize=6.5,
-                color=_text_colour(contract_colour(order[int(grid[i, j])])),
+                color=_text_colour(colour), bbox=box,
             )  # fmt: skip
     shown = [order[int(code)] for code in np.unique(grid[np.isfinite(grid)])]
     handles = [Patch(color=contract_colour(name), label=contract_label(name)) for name in shown]

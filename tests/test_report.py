@@ -189,6 +189,22 @@ def test_report_holds_the_key_tables(built: Built) -> None:
     assert guidance.header[:2] == ["Chavey count", "deals"] and "Garde" in guidance.header
     for key in ("checks", "poignee", "petit-sec", "threshold-loss", "model-comparison"):
         assert f"table-{key}" in tables
+    # The best contract comes with its runner-up and their paired difference; ties marked.
+    scores = tables["table-guidance-chavey-score"]
+    assert scores.header[-3:] == ["best (≈ tie)", "best − runner-up (95%)", "best changes"]
+    ties = [row for row in scores.rows if "≈" in row[-3] and int(row[1].replace(",", "")) >= 30]
+    assert ties and all(re.search(r"\(-\d", row[-2]) for row in ties)  # their intervals reach 0
+    loss = tables["table-threshold-loss"]
+    assert "loss per deal, out of sample (95%)" in loss.header
+    assert [row[0] for row in loss.rows][:2] == [
+        "Chavey's published thresholds", "Thresholds fitted on Chavey's count",
+    ]  # fmt: skip
+    thresholds = tables["table-thresholds"]
+    assert ["Chavey's count", "Garde"] == thresholds.rows[1][:2] and thresholds.rows[1][-1] == "56"
+    passing = tables["table-passing"]
+    assert passing.header[-1] == "best, seat 3" and "best, pass measured" in passing.header
+    assert "interval" in tables["table-model-coefficients"].caption
+    assert "table-best-by-model" in tables
     # Every caption names the rules, the bots, the mode, n and the interval.
     for name, table in tables.items():
         caption = table.caption
