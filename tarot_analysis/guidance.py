@@ -1,12 +1,16 @@
 """Bidding guidance from played deals: which contract pays, for which hands.
 
-A guidance run deals many hands to seat 0 and plays each deal under every contract
-(:mod:`tarot_analysis.counterfactual`), streaming one row per deal to a resumable Parquet
-dataset (:mod:`tarot_analysis.runner`): the hand's features, its evaluator scores, and for each
-contract whether it made and the taker's score. The tables below are built from that dataset:
-success and expected score per contract by evaluator score, by bouts × trumps and by kings; the
-contract that maximises expected score in each row (the thresholds a player should use); and
-what each evaluator's published thresholds lose against that best choice.
+A guidance run deals many hands to seat 0 (or to the last seat) and plays each deal under every
+contract (:mod:`tarot_analysis.counterfactual`), and once more with that seat made to pass and
+the others bidding on, streaming one row per deal to a resumable Parquet dataset
+(:mod:`tarot_analysis.runner`): the hand's features, its evaluator scores, for each contract
+whether it made and the seat's score, and the seat's score when it passed. The tables are built
+from sums kept per value (:func:`rows_counts`): success and mean score per contract by
+evaluator value, by bouts × trumps and by kings; the best option of each value with its
+runner-up and their paired difference; how often a bootstrap replicate of the deals
+(:mod:`tarot_analysis.bootstrap`) names another best; thresholds fitted to the deals, with
+bootstrap intervals; what each rule loses against the best option, in and out of sample; and a
+success model fitted on the rows. docs/guidance.md gives every formula.
 """
 
 from __future__ import annotations

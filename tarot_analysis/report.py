@@ -9,17 +9,20 @@ bots into ``reports/strategy-<rules>-<bots>-<deals>.html``:
 * contract frequencies and success in auction mode (the bots bid, the highest bid is played),
   on at most :data:`AUCTION_DEALS` deals;
 * bidding guidance in counterfactual mode (seat 0 takes, each deal played under every
-  contract): success and expected score by Chavey count, the best contract by bouts and
-  trumps and by score range, what each evaluator's thresholds lose, and a fitted success
-  model against Chavey's count with its calibration.
+  contract, and once more with seat 0 passing): success and expected score by Chavey count,
+  the best contract with its runner-up and ties by count, by bouts and trumps and by score
+  range, passing measured and the last seat's advice beside seat 0's, thresholds fitted with
+  bootstrap intervals, what each rule loses in and out of sample, and a fitted success model
+  against Chavey's count with its calibration and caveats.
 
 Every table is an HTML table whose caption names the rules, the bots, the mode, n and the kind
 of interval; every chart is an embedded PNG; the style sheet is inline. The file needs nothing
 else to open, print or archive, and its metadata block says how to deal every number again.
 
 Long runs are kept and reused. The guidance run is the resumable Parquet dataset of the
-``guidance`` command, in the same folder (``data/guidance-<rules>-<bots>-seed<seed>-<deals>``),
-so either command reuses the other's chunks. Hand statistics and auction contracts are small
+``guidance`` command, in the same folder (``data/guidance-<rules>-<bots>-seed<seed>-<deals>``,
+and ``...-last`` for the last seat's run, as ``guidance --seat both`` names it), so either
+command reuses the other's chunks. Hand statistics and auction contracts are small
 tables, kept as JSON in the data folder with the metadata of the run that produced them; they
 are reused only when that metadata matches the run asked for.
 
