@@ -310,9 +310,12 @@ def _play(args: argparse.Namespace) -> int:
             raise TarotInputError(f"{rules.name}: --no-rows counts contracts; Tarocco has none")
         return _play_tarocco(args, rules)
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
+    from tarot_analysis.memory import check_memory
     from tarot_analysis.play import play, play_counts
     from tarot_analysis.simulate import check_output_path
 
+    if not args.no_rows:
+        check_memory("play", args.deals, "--no-rows")
     if args.out:
         check_output_path(args.out)
     chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
@@ -545,6 +548,14 @@ def _guidance(args: argparse.Namespace) -> int:
     tables_folder = args.tables or f"reports/guidance-{rules.name}-{label}" + (
         "-last" if args.seat == "last" else ""
     )
+    from tarot_analysis.memory import check_memory
+    from tarot_analysis.simulate import check_writable_folder
+
+    if not args.no_rows:
+        check_memory("guidance", args.deals, "--no-rows", runs=len(seats))
+    check_writable_folder(tables_folder, " for the tables")
+    for folder in {*(folders[seat] for seat in seats)}:
+        check_writable_folder(folder, " for the run's chunks")
     started = time.perf_counter()
 
     runs = {}

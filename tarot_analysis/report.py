@@ -1542,9 +1542,13 @@ def build_report(
         raise TarotInputError(f"{loaded.name} has no contracts: there is no bid to advise")
     names = _seat_bots(bots, loaded.players)
     target = report_path(loaded.name, names, deals, out_dir)
-    from tarot_analysis.simulate import check_output_path
+    from tarot_analysis.memory import check_memory
+    from tarot_analysis.simulate import check_output_path, check_writable_folder
 
+    # The guidance keeps its deals (the fitted model reads them), for two seats.
+    check_memory("guidance", deals, None, runs=2)
     check_output_path(target)  # a bad output folder fails before the runs, not after
+    check_writable_folder(data_dir, " for the report's runs")
     data = Path(data_dir)
     auction_deals = min(deals, AUCTION_DEALS)
     context = _Context(

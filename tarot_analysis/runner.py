@@ -32,7 +32,7 @@ from tqdm.auto import tqdm
 
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.simulate import map_chunks
+from tarot_analysis.simulate import check_writable_folder, map_chunks
 
 __all__ = ["RunResult", "RunSpec", "chunk_path", "read_dataset", "run"]
 
@@ -138,6 +138,7 @@ def run(
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise TarotInputError(f"cannot use {target} for a run: it is a file, not a folder")
+    check_writable_folder(target, " for the run's chunks")
     _check_spec(target, spec)
     for stale in target.glob(".chunk-*.tmp"):  # left by a process killed while writing
         stale.unlink(missing_ok=True)

@@ -23,6 +23,7 @@ from tarot_analysis.rules import Rules, rules_to_dict
 
 __all__ = [
     "check_output_path",
+    "check_writable_folder",
     "default_threads",
     "map_chunks",
     "run_metadata",
@@ -129,13 +130,30 @@ def check_output_path(path: str | Path) -> Path:
     target = Path(path)
     if target.is_dir():
         raise TarotInputError(f"cannot write {target}: it is a folder, not a file")
-    folder = target.parent
+    check_writable_folder(target.parent, f" for {target}")
+    return target
+
+
+def check_writable_folder(folder: str | os.PathLike[str], purpose: str = "") -> Path:
+    """Create ``folder`` if needed and make sure a file can be written in it, or say why in one
+    line naming it (``purpose`` is added after the folder's name). Called before any deal is
+    dealt: a folder that cannot take the results fails before the work, not after it."""
+    import tempfile
+
+    from tarot_analysis.errors import TarotInputError
+
+    target = Path(folder)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        target.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=target, prefix=".tarot-analysis-probe-"):
+            pass
     except (FileExistsError, NotADirectoryError):
         raise TarotInputError(
-            f"cannot create the folder {folder} for {target}: a file is in the way"
+            f"cannot create the folder {target}{purpose}: a file is in the way"
         ) from None
+    except OSError as error:
+        reason = error.strerror or type(error).__name__
+        raise TarotInputError(f"cannot write in the folder {target}{purpose}: {reason}") from None
     return target
 
 

@@ -271,3 +271,52 @@ def test_version_and_help_return_zero(capsys: pytest.CaptureFixture[str]) -> Non
     status, out, _ = run(capsys, "hands", "--help")
     assert status == 0
     assert "--deals" in out
+
+
+# A folder no process may write in, even as root: /proc takes no files, and nothing can be
+# created under /sys.
+UNWRITABLE = [
+    (["report", "--deals", "100", "--out", "/proc"], "/proc"),
+    (["report", "--deals", "100", "--out", "reports", "--data", "/sys/tarot"], "/sys/tarot"),
+    (["guidance", "--deals", "100", "--data", "/sys/tarot"], "/sys/tarot"),
+    (["guidance", "--deals", "100", "--tables", "/proc"], "/proc"),
+    (["play", "--deals", "100", "--out", "/proc/scores.parquet"], "/proc"),
+    (["hands", "--deals", "100", "--out", "/sys/tarot/hands.parquet"], "/sys/tarot"),
+]
+
+
+@pytest.mark.parametrize(("argv", "folder"), UNWRITABLE, ids=[a[0] for a, _ in UNWRITABLE])
+def test_a_folder_that_cannot_be_written_is_refused_before_any_deal(
+    argv: list[str], folder: str, capsys: pytest.CaptureFixture[str], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    status, out, err = run(capsys, *argv, "--no-progress")
+    assert status == EXIT_USAGE and out == ""
+    assert len(err.strip().splitlines()) == 1 and f"folder {folder}" in err, err
+    assert "Traceback" not in err and ".tmp" not in err
+    assert not (tmp_path / "data").exists()  # nothing was run
+
+
+def test_a_run_too_large_for_the_memory_is_refused_up_front(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, out, err = run(capsys, "play", "--deals", "1000000000000", "--no-progress")
+    assert status == EXIT_USAGE and out == ""
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "TiB of memory" in err and "deals fit, or --no-rows keeps memory flat" in err
+    status, _, err = run(capsys, "guidance", "--deals", "1000000000000", "--seat", "both")
+    assert status == EXIT_USAGE and "guidance --deals 1,000,000,000,000" in err
+    status, _, err = run(capsys, "report", "--deals", "1000000000000", "--out", "/tmp")
+    assert status == EXIT_USAGE and err.strip().endswith("deals fit")
+
+    from tarot_analysis.memory import BYTES_PER_DEAL, check_memory
+
+    # At the limit: what fits passes, one deal more does not, and the count said is the limit.
+    available = 10 * 2**30
+    fit = int(available * 0.8 // BYTES_PER_DEAL["play"])
+    check_memory("play", fit, "--no-rows", available=available)
+    from tarot_analysis.errors import TarotInputError
+
+    with pytest.raises(TarotInputError, match=f"at most {fit:,} deals fit"):
+        check_memory("play", fit + 1, "--no-rows", available=available)

@@ -1,0 +1,78 @@
+"""The memory a run will need, checked before it starts.
+
+A run that keeps one row per deal grows with ``--deals``; asked for more than the machine holds,
+it would deal for a while and then fail to allocate. The commands check first: the peak memory
+per deal of each (measured with ``benchmarks/peak_memory.py`` as the difference between two
+run sizes, so that the fixed cost of the compiled code and the libraries is left out) times the
+deals, against the memory the system says is available now. A run that does not fit is refused
+in one line saying how many deals would, and which option keeps memory flat.
+
+>>> size_text(29.1 * 2**40)
+'29.1 TiB'
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+from tarot_analysis.errors import TarotInputError
+
+__all__ = ["BYTES_PER_DEAL", "available_bytes", "check_memory", "size_text"]
+
+#: Peak bytes per deal of the runs that keep their deals: fft-4, heuristic bots, the peak
+#: proportional set size (``benchmarks/peak_memory.py``) of two runs, its difference divided by
+#: the difference of their deals, rounded up. ``play``: 580.7 MiB at 200,000 deals, 2,145.0 MiB
+#: at 1,000,000, 2,050 bytes a deal; ``guidance`` (one seat, with rows): 501.5 MiB at 50,000,
+#: 805.6 MiB at 250,000, 1,595 bytes a deal.
+BYTES_PER_DEAL: Final = {
+    "play": 2_100,
+    "guidance": 1_700,
+}
+#: The share of the available memory a run may plan to take: the rest for the system, and for
+#: what the estimate misses.
+USABLE: Final = 0.8
+
+
+def available_bytes() -> int | None:
+    """The memory available for new allocations (``MemAvailable`` of ``/proc/meminfo``), or
+    ``None`` where the system does not say (then nothing is checked)."""
+    try:
+        text = Path("/proc/meminfo").read_text(encoding="ascii")
+    except OSError:
+        return None
+    for line in text.splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) * 1024
+    return None
+
+
+def size_text(size: float) -> str:
+    """``1.5 GiB``: a size in bytes, in binary units."""
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if size < 1024 or unit == "TiB":
+            return f"{size:.1f} {unit}" if unit != "B" else f"{size:.0f} B"
+        size /= 1024
+    raise AssertionError("unreachable")
+
+
+def check_memory(
+    command: str, deals: int, flat: str | None, *, runs: int = 1, available: int | None = None
+) -> None:
+    """Refuse ``deals`` deals of ``command`` (a key of :data:`BYTES_PER_DEAL`), ``runs`` times
+    over (a guidance of two seats keeps two runs), when they would not fit in the available
+    memory; ``flat`` names the option that keeps memory flat, if the command has one."""
+    free = available_bytes() if available is None else available
+    if free is None:
+        return
+    per_deal = BYTES_PER_DEAL[command] * runs
+    needed = deals * per_deal
+    usable = free * USABLE
+    if needed <= usable:
+        return
+    fit = int(usable // per_deal)
+    other = f", or {flat} keeps memory flat" if flat else ""
+    raise TarotInputError(
+        f"{command} --deals {deals:,} would need about {size_text(needed)} of memory and "
+        f"{size_text(free)} is available: at most {fit:,} deals fit{other}"
+    )
