@@ -119,6 +119,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--deal", type=_seed, default=0, help="deal number, from 0 (default 0)")
     replay.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     replay.add_argument("--chunk-size", type=_positive, default=None, help="as in the play run")
+    replay.add_argument("--json", action="store_true", help="print the deal as one JSON object")
 
     solve = commands.add_parser(
         "solve",
@@ -888,7 +889,7 @@ def _replay(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
     if rules.tarocco is not None:
-        from tarot_analysis.replay import describe_tarocco
+        from tarot_analysis.replay import describe_tarocco, record_tarocco
         from tarot_analysis.tarocco import play_tarocco_run
 
         # The run from its start to the deal: Tarocco runs are short, and chunks hold matches.
@@ -896,18 +897,24 @@ def _replay(args: argparse.Namespace) -> int:
             rules, args.deal + 1, bots=_bots(args.bots, rules.players), seed=args.seed,
             chunk_size=args.chunk_size, keep_tricks=True,
         )  # fmt: skip
-        print(describe_tarocco(tarocco, args.deal))
+        if args.json:
+            print(json.dumps(record_tarocco(tarocco, args.deal), indent=2))
+        else:
+            print(describe_tarocco(tarocco, args.deal))
         return 0
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
     from tarot_analysis.play import replay
-    from tarot_analysis.replay import describe
+    from tarot_analysis.replay import describe, record
 
     chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     result = replay(
         rules, args.deal, bots=_bots(args.bots, rules.players), seed=args.seed,
         chunk_size=chunk_size,
     )  # fmt: skip
-    print(describe(result, deal_number=args.deal))
+    if args.json:
+        print(json.dumps(record(result, deal_number=args.deal), indent=2))
+    else:
+        print(describe(result, deal_number=args.deal))
     return 0
 
 

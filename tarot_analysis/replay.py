@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from tarot_analysis import cards
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS, REDEAL_ALL_PASSED, REDEAL_PETIT_SEC
@@ -11,7 +11,7 @@ if TYPE_CHECKING:
     from tarot_analysis.play import PlayResult
     from tarot_analysis.tarocco import TaroccoResult
 
-__all__ = ["describe", "describe_tarocco"]
+__all__ = ["describe", "describe_tarocco", "record", "record_tarocco"]
 
 COLUMN = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}
 LEVELS = ("", "simple", "double", "triple")
@@ -180,3 +180,117 @@ def describe_tarocco(result: TaroccoResult, row: int = 0, *, deal_number: int | 
             f"{frame[f'total_{seat}']:g} for the deal"
         )
     return "\n".join(lines)
+
+
+def record(result: PlayResult, row: int = 0, *, deal_number: int | None = None) -> dict[str, Any]:
+    """Deal ``row`` of ``result`` (played with ``keep_tricks``) as JSON-able data: what
+    :func:`describe` tells, cards in the hand notation. ``redeal`` is ``""``, ``"petit_sec"``
+    or ``"all_passed"`` (then no contract, trick or score)."""
+    rules = result.rules
+    players = rules.players
+    assert result.tricks is not None and result.leaders is not None
+    assert result.ecarts is not None and result.bids is not None
+    out = result.outcomes[row]
+    data: dict[str, Any] = {
+        "rules": rules.name,
+        "deal": int(result.metadata.get("deal", row) if deal_number is None else deal_number),
+        "seed": result.metadata.get("seed", result.seed.entropy),
+        "chunk_size": result.chunk_size,
+        "bots": list(result.bots),
+        "hands": [_hand(*result.masks[row, seat]) for seat in range(players)],
+        "dog": _hand(*result.masks[row, players]),
+        "redeal": {REDEAL_PETIT_SEC: "petit_sec", REDEAL_ALL_PASSED: "all_passed"}.get(
+            int(out[COLUMN["redeal"]]), ""
+        ),
+    }
+    if data["redeal"] == "petit_sec":
+        return data
+    names = [contract.name for contract in rules.contracts]
+    data["bids"] = [None if bid < 0 else names[bid] for bid in result.bids[row][:players]]
+    if data["redeal"]:
+        return data
+    taker = int(out[COLUMN["taker"]])
+    contract = rules.contracts[int(out[COLUMN["contract"]])]
+    called = [int(out[COLUMN[f"called_{k}"]]) for k in ("1", "2")]
+    partners = [int(out[COLUMN[f"partner_{k}"]]) for k in ("1", "2")]
+    data |= {
+        "taker": taker,
+        "contract": contract.name,
+        "called": [
+            {"card": cards.card_name(card), "held_by": partner if partner >= 0 else None}
+            for card, partner in zip(called, partners, strict=True)
+            if card >= 0
+        ],
+        "ecart": _hand(*result.ecarts[row]) if contract.dog == "taker" else None,
+        "poignees": {
+            str(seat): LEVELS[int(level)]
+            for seat, level in enumerate(result.poignees[row])
+            if level
+        },
+        "chelem_announced": bool(out[COLUMN["chelem_announced"]]),
+        "tricks": [
+            {
+                "leader": int(result.leaders[row, t]),
+                "cards": [cards.card_name(int(card)) for card in result.tricks[row, t]],
+                "winner": int(result.leaders[row, t + 1]),
+            }
+            for t in range(rules.hand_size)
+        ],
+    }
+    scores = result.scores().iloc[row]
+    data["score"] = {
+        "attack_points": float(scores["attack_points"]),
+        "attack_bouts": int(scores["attack_bouts"]),
+        "required": float(scores["required"]),
+        "made": bool(scores["made"]),
+        "margin": float(scores["margin"]),
+        "per_defender": float(scores["per_defender"]),
+        "parts": {
+            part: float(scores[part]) + 0.0
+            for part in ("base", "petit_au_bout", "poignee", "chelem")
+        },
+        "seats": [float(scores[f"score_{seat}"]) for seat in range(players)],
+    }
+    return data
+
+
+def record_tarocco(
+    result: TaroccoResult, row: int = 0, *, deal_number: int | None = None
+) -> dict[str, Any]:
+    """A Tarocco deal as JSON-able data: what :func:`describe_tarocco` tells."""
+    rules = result.rules
+    players = rules.players
+    assert result.tricks is not None and result.leaders is not None
+    assert result.discards is not None
+    frame = result.deal_scores().iloc[row]
+    return {
+        "rules": rules.name,
+        "deal": int(result.metadata.get("deal", row) if deal_number is None else deal_number),
+        "seed": result.metadata.get("seed", result.seed.entropy),
+        "chunk_size": result.chunk_size,
+        "bots": list(result.bots),
+        "dealer": int(result.dealers[row]),
+        "hands": [_hand(*result.masks[row, seat]) for seat in range(players)],
+        "extra": _hand(*result.masks[row, players]),
+        "discard": _hand(*result.discards[row]),
+        "fool_shown_trick": int(frame["fool_shown_trick"]),
+        "tricks": [
+            {
+                "leader": int(result.leaders[row, t]),
+                "cards": [cards.card_name(int(card)) for card in result.tricks[row, t]],
+                "winner": int(result.leaders[row, t + 1]),
+            }
+            for t in range(rules.hand_size)
+        ],
+        "seats": [
+            {
+                "points": float(frame[f"points_{seat}"]),
+                **{
+                    part: float(frame[f"{part}_{seat}"])
+                    for part in ("magician", "tarocchi", "all_tricks")
+                },
+                "total": float(frame[f"total_{seat}"]),
+            }
+            for seat in range(players)
+        ],
+    }

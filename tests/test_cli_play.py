@@ -116,6 +116,27 @@ def test_replay_tells_the_deal_the_run_played(capsys: pytest.CaptureFixture[str]
     )
     assert code == 0
     assert "Trick 18" in out and "Scores:" in out and "seat 3:" in out
+    # The same deal as JSON: every card of each hand is played once, by its seat, and the
+    # scores add up to zero.
+    code, out, _ = run(
+        capsys, "replay", "--seed", "9", "--deal", "37", "--chunk-size", "16", "--bots", "random",
+        "--json",
+    )  # fmt: skip
+    deal = json.loads(out)
+    assert code == 0 and deal["deal"] == 37 and deal["redeal"] == ""
+    assert len(deal["tricks"]) == 18 and deal["contract"] in {c.name for c in rules.contracts}
+    for seat, hand in enumerate(deal["hands"]):
+        played = [
+            trick["cards"][(seat - trick["leader"]) % 4]
+            for trick in deal["tricks"]
+        ]  # fmt: skip
+        if seat == deal["taker"] and deal["ecart"]:
+            continue  # the taker's hand changed with the dog
+        assert sorted(played) == sorted(hand.split()), seat
+    assert abs(sum(deal["score"]["seats"])) < 1e-9
+    assert deal["score"]["seats"][deal["taker"]] == pytest.approx(
+        float(run_.scores().iloc[37][f"score_{deal['taker']}"])
+    )
 
 
 def test_play_refuses_unknown_bots_and_presets(capsys: pytest.CaptureFixture[str]) -> None:
@@ -137,6 +158,10 @@ def test_tarocco_is_played_and_replayed(capsys: pytest.CaptureFixture[str]) -> N
     assert summary["matches"]["n"] == 1000
     code, out, _ = run(capsys, "replay", "--rules", "tarocco", "--deal", "4")
     assert code == 0 and "discards" in out and "Trick 24" in out and "for the deal" in out
+    code, out, _ = run(capsys, "replay", "--rules", "tarocco", "--deal", "4", "--json")
+    deal = json.loads(out)
+    assert code == 0 and len(deal["tricks"]) == 24 and len(deal["discard"].split()) == 6
+    assert len(deal["seats"]) == 3 and {"points", "total"} <= set(deal["seats"][0])
 
 
 def test_hand_gives_every_contract_a_bid_and_evaluations(
