@@ -15,6 +15,12 @@ forgotten before more than a few are in flight.
 >>> done = run(spec, folder, lambda chunk, first, n: pa.table({"deal": range(first, first + n)}))
 >>> done.chunks, len(read_dataset(folder))
 (3, 10)
+
+A run folder is a Parquet dataset, as any reader sees it:
+
+>>> import pandas as pd
+>>> pd.read_parquet(folder)["deal"].tolist() == list(range(10))
+True
 """
 
 from __future__ import annotations
@@ -36,7 +42,12 @@ from tarot_analysis.simulate import check_writable_folder, map_chunks
 
 __all__ = ["RunResult", "RunSpec", "chunk_path", "read_dataset", "run"]
 
-SPEC_FILE: Final = "run.json"
+#: The run's definition beside its chunks. Its name starts with an underscore, which Parquet
+#: readers skip (as they skip the dot of a chunk being written): ``pandas.read_parquet(folder)``
+#: reads the chunks alone.
+SPEC_FILE: Final = "_run.json"
+#: Where folders written before kept it; read, and renamed, when found.
+OLD_SPEC_FILE: Final = "run.json"
 METADATA_KEY: Final = b"tarot_analysis"
 
 
@@ -88,6 +99,9 @@ def chunk_path(folder: str | os.PathLike[str], chunk: int) -> Path:
 def _check_spec(folder: Path, spec: RunSpec) -> None:
     """Refuse to mix chunks of different runs in one folder."""
     path = folder / SPEC_FILE
+    old = folder / OLD_SPEC_FILE
+    if old.exists() and not path.exists():
+        old.replace(path)
     wanted = spec.to_json()
     if path.exists():
         found = json.loads(path.read_text(encoding="utf-8"))

@@ -137,7 +137,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 
 def stored_files(data: Path) -> list[Path]:
-    """Every file the report's runs keep: guidance chunks and run.json, JSON tables."""
+    """Every file the report's runs keep: guidance chunks and _run.json, JSON tables."""
     return sorted(p for p in data.rglob("*") if p.is_file())
 
 
@@ -231,7 +231,7 @@ def test_report_states_its_metadata(built: Built) -> None:
 def test_second_build_reuses_the_stored_runs(built: Built) -> None:
     files = stored_files(built.data)
     names = {p.name for p in files}
-    assert "chunk-000000.parquet" in names and "run.json" in names
+    assert "chunk-000000.parquet" in names and "_run.json" in names
     assert f"hands-fft-4-seed{SEED}-{DEALS}.json" in names
     assert f"contracts-fft-4-random-seed{SEED}-{DEALS}.json" in names
     for path in files:

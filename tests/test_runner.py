@@ -97,3 +97,13 @@ def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("x")
     with pytest.raises(TarotInputError, match="is a file, not a folder"):
         run(spec, tmp_path / "file", lambda c, f, n: pa.table({"deal": np.arange(f, f + n)}))
+    # A folder written when the definition was run.json keeps being checked against it.
+    (tmp_path / "_run.json").rename(tmp_path / "run.json")
+    with pytest.raises(TarotInputError, match="holds a different run \\(seed differ"):
+        run(other, tmp_path, lambda c, f, n: pa.table({"deal": np.arange(f, f + n)}))
+    assert (tmp_path / "_run.json").exists() and not (tmp_path / "run.json").exists()
+    # Any Parquet reader takes the folder for a dataset of its chunks.
+    import pandas as pd
+
+    (tmp_path / "file").unlink()
+    assert pd.read_parquet(tmp_path)["deal"].tolist() == list(range(10))
