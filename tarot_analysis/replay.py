@@ -182,6 +182,18 @@ def describe_tarocco(result: TaroccoResult, row: int = 0, *, deal_number: int | 
     return "\n".join(lines)
 
 
+def _tricks(tricks: Any, leaders: Any) -> list[dict[str, Any]]:
+    """A deal's tricks as data: who led, the cards in play order, who won."""
+    return [
+        {
+            "leader": int(leaders[t]),
+            "cards": [cards.card_name(int(card)) for card in trick],
+            "winner": int(leaders[t + 1]),
+        }
+        for t, trick in enumerate(tricks)
+    ]
+
+
 def record(result: PlayResult, row: int = 0, *, deal_number: int | None = None) -> dict[str, Any]:
     """Deal ``row`` of ``result`` (played with ``keep_tricks``) as JSON-able data: what
     :func:`describe` tells, cards in the hand notation. ``redeal`` is ``""``, ``"petit_sec"``
@@ -228,14 +240,7 @@ def record(result: PlayResult, row: int = 0, *, deal_number: int | None = None) 
             if level
         },
         "chelem_announced": bool(out[COLUMN["chelem_announced"]]),
-        "tricks": [
-            {
-                "leader": int(result.leaders[row, t]),
-                "cards": [cards.card_name(int(card)) for card in result.tricks[row, t]],
-                "winner": int(result.leaders[row, t + 1]),
-            }
-            for t in range(rules.hand_size)
-        ],
+        "tricks": _tricks(result.tricks[row], result.leaders[row]),
     }
     scores = result.scores().iloc[row]
     data["score"] = {
@@ -274,14 +279,7 @@ def record_tarocco(
         "extra": _hand(*result.masks[row, players]),
         "discard": _hand(*result.discards[row]),
         "fool_shown_trick": int(frame["fool_shown_trick"]),
-        "tricks": [
-            {
-                "leader": int(result.leaders[row, t]),
-                "cards": [cards.card_name(int(card)) for card in result.tricks[row, t]],
-                "winner": int(result.leaders[row, t + 1]),
-            }
-            for t in range(rules.hand_size)
-        ],
+        "tricks": _tricks(result.tricks[row], result.leaders[row]),
         "seats": [
             {
                 "points": float(frame[f"points_{seat}"]),
