@@ -12,79 +12,34 @@ import os
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any, NoReturn, cast
+from typing import Any, cast
 
 import numpy as np
 import pandas as pd
 
 from tarot_analysis import __version__
+from tarot_analysis.arguments import EXIT_USAGE, Parser, add_run_options, positive, seed
 from tarot_analysis.cluster import add_cluster_options, dask_client
 from tarot_analysis.errors import TarotInputError
 
 __all__ = ["main"]
 
 PROG = "tarot-analysis"
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text.replace("_", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
-    return value
-
-
-def _add_run_options(parser: argparse.ArgumentParser, *, deals: int) -> None:
-    parser.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
-    parser.add_argument(
-        "--deals", type=_positive, default=deals, help=f"deals to simulate (default {deals:,})"
-    )
-    parser.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
-    parser.add_argument(
-        "--chunk-size", type=_positive, default=None, help="deals per chunk (default 65,536)"
-    )
-    parser.add_argument(
-        "--threads", type=_positive, default=None, help="threads (default: every core)"
-    )
-    parser.add_argument(
-        "--json", action="store_true", help="print one JSON object instead of tables"
-    )
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: ``hands``, ``rules list`` and ``rules show``."""
-    parser = _Parser(prog=PROG, description="Statistics of French Tarot and its relatives.")
+    parser = Parser(prog=PROG, description="Statistics of French Tarot and its relatives.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     hands = commands.add_parser(
         "hands",
         help="hand statistics of a preset, simulated beside their exact values",
         description="Deal many times and compare every hand statistic with its exact value.",
     )
-    _add_run_options(hands, deals=1_000_000)
+    add_run_options(hands, deals=1_000_000)
     hands.add_argument("--out", help="save every hand's features to this Parquet file")
     hands.add_argument(
         "--no-rows", action="store_true",
@@ -97,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="play deals to the end with bots: contract frequencies and success rates",
         description="Deal, bid, call, take the dog, play and score many deals with bots.",
     )
-    _add_run_options(play, deals=100_000)
+    add_run_options(play, deals=100_000)
     play.add_argument(
         "--bots", nargs="+", default=["heuristic"], metavar="BOT",
         help="one bot for every seat, or one per seat (default heuristic)",
@@ -115,10 +70,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Replay one deal of a 'play' run (same rules, seed, bots and chunk size).",
     )
     replay.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
-    replay.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
-    replay.add_argument("--deal", type=_seed, default=0, help="deal number, from 0 (default 0)")
+    replay.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
+    replay.add_argument("--deal", type=seed, default=0, help="deal number, from 0 (default 0)")
     replay.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
-    replay.add_argument("--chunk-size", type=_positive, default=None, help="as in the play run")
+    replay.add_argument("--chunk-size", type=positive, default=None, help="as in the play run")
     replay.add_argument("--json", action="store_true", help="print the deal as one JSON object")
 
     solve = commands.add_parser(
@@ -152,10 +107,10 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("cards", help='the hand, e.g. "21 19 12 6 1 E KH CH 10H 8H 1H JD ..."')
     hand.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
     hand.add_argument("--seat", type=int, default=0, help="the seat holding it (default 0)")
-    hand.add_argument("--deals", type=_positive, default=20_000, help="deals (default 20,000)")
-    hand.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    hand.add_argument("--deals", type=positive, default=20_000, help="deals (default 20,000)")
+    hand.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     hand.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
-    hand.add_argument("--threads", type=_positive, default=None)
+    hand.add_argument("--threads", type=positive, default=None)
     hand.add_argument("--json", action="store_true", help="print one JSON object")
     add_cluster_options(hand)
 
@@ -168,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
             "summary. The run is stored under --data and resumes if stopped."
         ),
     )
-    _add_run_options(guidance, deals=1_000_000)
+    add_run_options(guidance, deals=1_000_000)
     guidance.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     guidance.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     guidance.add_argument("--tables", help="folder for the CSV tables (default under reports/)")
@@ -192,7 +147,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_parser(commands)
 
     rules = commands.add_parser("rules", help="list the rule presets or show one")
-    rules_commands = rules.add_subparsers(dest="rules_command", required=True, parser_class=_Parser)
+    rules_commands = rules.add_subparsers(dest="rules_command", required=True, parser_class=Parser)
     rules_commands.add_parser("list", help="the presets shipped with the toolkit")
     show = rules_commands.add_parser("show", help="every rule of one preset or rules file")
     show.add_argument("name", help="preset name or TOML file")

@@ -697,7 +697,7 @@ def add_parser(subparsers: Any) -> None:
 
     ``subparsers`` is what ``ArgumentParser.add_subparsers`` returned.
     """
-    from tarot_analysis.cli import _positive, _seed
+    from tarot_analysis.arguments import positive, seed
 
     compare = subparsers.add_parser(
         "compare",
@@ -714,9 +714,9 @@ def add_parser(subparsers: Any) -> None:
         help="preset names or TOML files, the baseline first (at least two)",
     )  # fmt: skip
     compare.add_argument(
-        "--deals", type=_positive, default=100_000, help="deals per variant (default 100,000)"
+        "--deals", type=positive, default=100_000, help="deals per variant (default 100,000)"
     )
-    compare.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    compare.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     compare.add_argument(
         "--bots", nargs="+", default=["heuristic"], metavar="BOT",
         help="one bot for every seat, or one per seat (default heuristic)",
@@ -732,7 +732,7 @@ def add_parser(subparsers: Any) -> None:
         "auction: the bots bid",
     )  # fmt: skip
     compare.add_argument(
-        "--threads", type=_positive, default=None, help="threads (default: every core)"
+        "--threads", type=positive, default=None, help="threads (default: every core)"
     )
     compare.add_argument(
         "--json", action="store_true", help="print one JSON object instead of tables"

@@ -1645,7 +1645,7 @@ def render_pdf(
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``report`` command to the subparsers of the ``tarot-analysis`` command line."""
-    from tarot_analysis.cli import _positive, _seed
+    from tarot_analysis.arguments import positive, seed
 
     report = subparsers.add_parser(
         "report",
@@ -1658,21 +1658,21 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     report.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
     report.add_argument(
-        "--deals", type=_positive, default=1_000_000,
+        "--deals", type=positive, default=1_000_000,
         help=f"deals (default 1,000,000; at most {AUCTION_DEALS:,} in auction mode)",
     )  # fmt: skip
     report.add_argument(
         "--bots", nargs="+", default=["heuristic"], metavar="BOT",
         help="one bot for every seat, or one per seat (default heuristic)",
     )  # fmt: skip
-    report.add_argument("--seed", type=_seed, default=1, help="random seed (default 1)")
+    report.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     report.add_argument("--out", default="reports", help="folder of the report (default reports/)")
     report.add_argument("--data", default="data", help="folder of the runs (default data/)")
     report.add_argument(
         "--pdf", action="store_true", help="also print a PDF, if a headless Chromium is installed"
     )
     report.add_argument(
-        "--threads", type=_positive, default=None, help="threads (default: every core)"
+        "--threads", type=positive, default=None, help="threads (default: every core)"
     )
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_cluster_options(report)

@@ -46,10 +46,10 @@ def rows_by_measure(frame: pd.DataFrame) -> dict[tuple[str, str], dict[str, Any]
 
 def parse(*argv: str) -> argparse.Namespace:
     """The command line of ``compare`` as the ``tarot-analysis`` parser reads it."""
-    from tarot_analysis.cli import _Parser
+    from tarot_analysis.arguments import Parser
 
-    parser = _Parser(prog="tarot-analysis")
-    add_parser(parser.add_subparsers(dest="command", required=True, parser_class=_Parser))
+    parser = Parser(prog="tarot-analysis")
+    add_parser(parser.add_subparsers(dest="command", required=True, parser_class=Parser))
     extra = [] if "--bots" in argv else ["--bots", "random"]
     return parser.parse_args(["compare", *argv, *extra])
 
