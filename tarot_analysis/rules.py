@@ -60,7 +60,8 @@ __all__ = [
     "rules_to_toml",
 ]
 
-# The deck is the same in every preset (RULES.md §1); only how it is dealt and counted changes.
+# The deck is the same in every preset (docs/rules.md#the-deck-and-its-count); only how it is
+# dealt and counted changes.
 #: Cards in the pack.
 DECK_SIZE = 78
 #: Trumps 1 to 21 and the Excuse: the cards a poignée counts.
@@ -121,7 +122,7 @@ _PRESETS_DIR: Traversable = resources.files("tarot_analysis") / "presets"
 
 @dataclass(frozen=True, slots=True)
 class CardPoints:
-    """What each kind of card counts at the end of a deal (RULES.md §1).
+    """What each kind of card counts at the end of a deal (docs/rules.md#the-deck-and-its-count).
 
     The French count is 4.5 for a bout or a king, 3.5 queen, 2.5 knight, 1.5 jack and 0.5 for
     every other card, 91 in all.
@@ -280,7 +281,7 @@ class PetitAuBout:
 
 @dataclass(frozen=True, slots=True)
 class Chelem:
-    """The chelem (slam): one side taking every trick (RULES.md §3).
+    """The chelem (slam): one side taking every trick (docs/rules.md#chelem).
 
     The values are added to the score for each defender after the multiplier. ``defence`` is
     what each defender gains when the defence takes every trick. ``announcer_leads``: an
@@ -317,7 +318,7 @@ class Chelem:
 
 @dataclass(frozen=True, slots=True)
 class Shares:
-    """How the attack's score is shared (RULES.md §2 and §4).
+    """How the attack's score is shared (docs/rules.md#the-score).
 
     Every defender wins or loses the same score. A taker alone gets ``alone`` times it (always
     ``players - 1``, so that scores sum to zero). With partners, the attack's total (the score
@@ -356,7 +357,7 @@ class Shares:
 
 @dataclass(frozen=True, slots=True)
 class Tarocco:
-    """What Tarocco adds to the French skeleton (RULES.md §7); ``None`` in French presets.
+    """What Tarocco adds to the French skeleton (docs/rules.md#tarocco); ``None`` in French presets.
 
     ``dog_to_dealer``: the cards left after the deal (``dog_size`` of them) go to the dealer,
     who then discards as many face down under the ``ecart`` rules; the discard counts for the

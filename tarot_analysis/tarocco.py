@@ -1,4 +1,5 @@
-"""Tarocco played to the end, compiled (RULES.md §7): every player for himself, matches of three.
+"""Tarocco played to the end, compiled: every player for himself, matches of three
+(docs/rules.md#tarocco).
 
 Phases of a deal, in order: the dealer takes the cards left after the deal and discards as
 many (:func:`~tarot_analysis.engine.core.ecart_sets` says which may go), every player holding
@@ -14,7 +15,7 @@ among it at the table (:func:`tarot_analysis.table.play_tarocco`).
 >>> float(result.matches()[["score_0", "score_1", "score_2"]].sum(axis=1).abs().max())
 0.0
 
-Conventions, and how the rules were read where RULES.md §7 leaves room:
+Conventions, and how the rules were read where seed 003 leaves room (docs/rules.md#tarocco):
 
 - **Seats and dealers.** Seats are numbered in the order of play (counter-clockwise), and a
   seat is one player for a whole run: his hand is the deal's row of that seat and his bot is

@@ -4,11 +4,11 @@ Everything here works on plain Python sets and lists of card ids (see ``tarot_an
 suit cards ``suit * 14 + rank_index``, the Excuse 56, trump n ``56 + n``). Suits and ranks are
 worked out from the ids with plain arithmetic rather than read from the lookup tables, so that
 a mistake in those tables cannot hide behind the same mistake here. Speed does not matter;
-each rule of RULES.md is one readable step.
+each rule of docs/rules.md is one readable step.
 
-Rule choices where RULES.md leaves room are marked "Reading:" in the comments; those that the
-engine shares are named in :data:`READINGS`, so that a reader sees where the two could agree on
-a mistake.
+Rule choices where the rule texts leave room (docs/rules.md marks them as assumptions) are
+marked "Reading:" in the comments; those that the engine shares are named in
+:data:`READINGS`, so that a reader sees where the two could agree on a mistake.
 """
 
 from __future__ import annotations
@@ -99,7 +99,8 @@ def led_card(trick: list[int]) -> int | None:
     """The card that sets what must be followed: the first card that is not the Excuse.
 
     ``None`` while nothing but the Excuse (or nothing at all) has been played: the next player
-    then leads freely (RULES.md §2, "if the Excuse is led, the next card sets the suit").
+    then leads freely (docs/rules.md#play: "When the Excuse is led, the next card played sets
+    the suit").
     """
     for card in trick:
         if card != EXCUSE:
@@ -123,10 +124,10 @@ def legal_cards(
 ) -> set[int]:
     """The cards of ``hand`` that may be played to ``trick`` (the cards already played, in order).
 
-    RULES.md §2: follow the suit led; void in it, trump (over the highest trump in the trick if
-    able, when ``rules.must_overtrump_when_void``); no trump either, any card. On a trump lead,
-    a higher trump if able (when ``rules.must_overtrump_on_trump_lead``), else any trump, else
-    any card. The Excuse may always be played instead.
+    docs/rules.md#play: follow the suit led; void in it, trump (over the highest trump in the
+    trick if able, when ``rules.must_overtrump_when_void``); no trump either, any card. On a trump
+    lead, a higher trump if able (when ``rules.must_overtrump_on_trump_lead``), else any trump,
+    else any card. The Excuse may always be played instead.
 
     ``first_trick``, ``called_cards`` and ``trumps_broken`` matter only to a leader: see
     :func:`legal_leads`.
@@ -186,10 +187,11 @@ def legal_leads(
     Any card, except:
 
     * at the first trick, when ``rules.first_lead_called_suit_forbidden``: no card of a called
-      card's suit, unless it is the called card itself (RULES.md §2, §4, §5). Called trumps have
-      no suit to forbid.
+      card's suit, unless it is the called card itself
+      (docs/rules.md#calling-a-partner-five-and-six-players). Called trumps have no suit to
+      forbid.
     * when ``rules.trumps_must_be_broken`` and ``trumps_broken`` is false: no trump, unless the
-      hand holds only trumps and the Excuse (RULES.md §6).
+      hand holds only trumps and the Excuse (docs/rules.md#trumps-broken-4).
 
     The Excuse may always lead.
     """
@@ -230,10 +232,11 @@ def trick_winner(
     The highest trump if a trump was played, else the highest card of the suit led (set by the
     first card that is not the Excuse). A card of another suit never wins; the Excuse never
     wins, except under a chelem when it was led to the last trick: pass
-    ``last_trick_chelem_excuse=True`` for that trick (RULES.md §3, ``rules.chelem``).
+    ``last_trick_chelem_excuse=True`` for that trick (docs/rules.md#chelem, ``rules.chelem``).
 
     ``excuse_is_lowest_trump``: Tarocco's last trick, where the Fool is played as the lowest
-    tarocco, below the Magician (RULES.md §7, ``rules.tarocco.fool_lowest_at_last_trick``).
+    tarocco, below the Magician (docs/rules.md#tarocco,
+    ``rules.tarocco.fool_lowest_at_last_trick``).
     A Fool shown instead of played is no card of the trick and is left out of ``trick``.
     """
     if not trick:
@@ -346,7 +349,7 @@ def trick_points_half(cards: list[int], rules: Rules) -> int:
 
 
 # --------------------------------------------------------------------------------------------
-# Calling partners (RULES.md §2, §4, §5)
+# Calling partners (docs/rules.md#calling-a-partner-five-and-six-players)
 # --------------------------------------------------------------------------------------------
 
 KINGS = frozenset(suit * CARDS_PER_SUIT + KING_RANK for suit in range(4))
@@ -358,11 +361,12 @@ SUIT_CARDS = frozenset(range(EXCUSE))
 
 def allowed_first_calls(hand: set[int], rules: Rules) -> set[int]:
     """The cards a taker holding ``hand`` may call first: a king; holding all four kings a
-    queen, then (all four queens too) a knight, then a jack (RULES.md §2, "a queen if holding
-    all four kings, then a knight, then a jack"). A card of the taker's own hand may be called.
+    queen, then (all four queens too) a knight, then a jack
+    (docs/rules.md#calling-a-partner-five-and-six-players). A card of the taker's own hand may be
+    called.
 
-    Under the older 5-player rule (``rules.call_holding_all_kings == "any_suit_card"``, RULES.md
-    §5) a taker holding all four kings may call any non-trump card.
+    Under the older 5-player rule (``rules.call_holding_all_kings == "any_suit_card"``,
+    docs/rules.md#legacy-5) a taker holding all four kings may call any non-trump card.
     Reading: any_call_is_a_suit_card.
     """
     if KINGS <= hand and rules.call_holding_all_kings == "any_suit_card":
@@ -374,8 +378,9 @@ def allowed_first_calls(hand: set[int], rules: Rules) -> set[int]:
 
 
 def allowed_second_calls(hand: set[int], first: int) -> set[int]:
-    """The cards a six-player taker may call beside ``first`` (RULES.md §4): a queen, never the
-    first card again; holding all four queens, any other non-trump card not already called.
+    """The cards a six-player taker may call beside ``first``
+    (docs/rules.md#calling-a-partner-five-and-six-players): a queen, never the first card
+    again; holding all four queens, any other non-trump card not already called.
 
     Reading (second_call_any_other): "any other non-trump card" is a suit card that is neither
     a queen (the taker holds them all) nor a king ("never two kings").
@@ -386,58 +391,63 @@ def allowed_second_calls(hand: set[int], first: int) -> set[int]:
 
 
 # --------------------------------------------------------------------------------------------
-# Scoring (RULES.md §2, §3, §5, §6)
+# Scoring (docs/rules.md#the-score, #chelem, #legacy-4, #trumps-broken-4)
 # --------------------------------------------------------------------------------------------
 
-#: The readings that this referee and the engine share where RULES.md leaves room. Where both
-#: read a rule the same wrong way, they agree on the mistake: these are the places to look.
+#: The readings that this referee and the engine share where the rule texts leave room
+#: (docs/rules.md marks them as assumptions). Where both read a rule the same wrong way, they
+#: agree on the mistake: these are the places to look.
 READINGS: dict[str, str] = {
     "half_point_rounding": (
         "A half point of the attack is rounded away from the requirement (40.5 with 41 needed "
         "fails by 1, 41.5 makes by 1) whenever the rules round, in 4 and 6 players too, where "
-        "it arises only when a side that took no trick kept the Excuse (RULES.md §2)."
+        "it arises only when a side that took no trick kept the Excuse "
+        "(docs/rules.md#points-and-the-contract)."
     ),
     "petit_au_bout_multiplied_whatever_the_result": (
         "The side's Petit au bout (FFT) is ±value × multiplier on its own, added whether or not "
-        "the contract is made: it is not given the sign of the contract (RULES.md §2)."
+        "the contract is made: it is not given the sign of the contract "
+        "(docs/rules.md#petit-au-bout)."
     ),
     "poignee_with_contract_is_the_takers": (
         "Under the older rules (poignee.scoring = with_contract) only the taker's poignée "
         "counts; the taker alone wins or pays it to each defender, and the partner's share is "
-        "taken from the rest of the score (RULES.md §5)."
+        "taken from the rest of the score (docs/rules.md#legacy-4)."
     ),
     "failed_announcement_and_defence_chelem_both_count": (
         "An announced chelem that fails while the defence takes every trick scores both the "
-        "failed announcement and the defence's chelem (RULES.md §3 lists them apart)."
+        "failed announcement and the defence's chelem (docs/rules.md#chelem)."
     ),
     "chelem_petit_must_win": (
         "Under a chelem, the Petit at the trick before the Excuse's last trick is au bout for "
         "its side as at the last trick; a personal bonus (older rules) needs the Petit itself "
-        "to win that trick, as the personal rule asks of the last trick (RULES.md §3, §5)."
+        "to win that trick, as the personal rule asks of the last trick "
+        "(docs/rules.md#chelem, #legacy-4)."
     ),
     "chelem_excuse_led": (
         "The Excuse wins the last trick under a chelem only when it leads that trick and its "
-        "side took every other trick (RULES.md §3: 'played at the last trick')."
+        "side took every other trick (docs/rules.md#chelem)."
     ),
     "any_call_is_a_suit_card": (
         "Older 5-player rules, all four kings held: 'any non-trump card' is any suit card, a "
         "king included (calling one's own king is playing alone); the Excuse is never called "
-        "(RULES.md §5)."
+        "(docs/rules.md#legacy-5)."
     ),
     "second_call_any_other": (
         "Six players holding all four queens: the second call is a suit card that is neither a "
-        "king nor a queen (RULES.md §4)."
+        "king nor a queen (docs/rules.md#calling-a-partner-five-and-six-players)."
     ),
     "partner_with_both_calls": (
-        "A six-player partner holding both called cards takes both shares, 1/3 + 1/6 (RULES.md "
-        "§4 names only the other splits)."
+        "A six-player partner holding both called cards takes both shares, 1/3 + 1/6 "
+        "(docs/rules.md#the-score)."
     ),
 }
 
 
 @dataclass(frozen=True)
 class PetitAtTheEnd:
-    """Where the Petit ended the deal, as the scoring of RULES.md §2, §3 and §5 needs it.
+    """Where the Petit ended the deal, as the scoring of docs/rules.md#the-score, #chelem and
+    #legacy-4 needs it.
 
     ``side_is_attack``: the side that took the Petit au bout (``None``: nobody did);
     ``seat``: who played it; ``won_its_trick``: the Petit itself won that trick.
@@ -479,7 +489,7 @@ def score_deal(
     poignees: tuple[int, ...],
     chelem_announced: bool,
 ) -> ReferenceScore:
-    """Score one played deal step by step as RULES.md §2-6 write it, in exact fractions.
+    """Score one played deal step by step as docs/rules.md states it, in exact fractions.
 
     ``partners[i]`` is the seat holding called card ``i`` when another player holds it, else
     ``None``; ``poignees[seat]`` the level (0–3) each seat showed.
@@ -518,7 +528,7 @@ def score_deal(
         shown = sum(bonus(level) for level in poignees)
     poignee = Fraction(sign * shown)
 
-    # Chelem (RULES.md §3). Reading: failed_announcement_and_defence_chelem_both_count.
+    # Chelem (docs/rules.md#chelem). Reading: failed_announcement_and_defence_chelem_both_count.
     chelem_rule = rules.chelem
     chelem = Fraction(0)
     if chelem_announced:

@@ -45,7 +45,8 @@ def referee(result: PlayResult, deal: int, scored: pd.DataFrame | None = None) -
     hands = [hand_of(result, deal, seat) for seat in range(players)]
     dog = hand_of(result, deal, players)
 
-    # The call (RULES.md §2, §4): as many cards as the rules call, each allowed for the hand.
+    # The call (docs/rules.md#calling-a-partner-five-and-six-players): as many cards as
+    # the rules call, each allowed for the hand.
     assert len(called) == rules.called_cards, (deal, called)
     if called:
         assert called[0] in ref.allowed_first_calls(hands[taker], rules), (deal, called)
@@ -124,7 +125,7 @@ def referee(result: PlayResult, deal: int, scored: pd.DataFrame | None = None) -
             elif t == tricks - 2:
                 penultimate = ref.PetitAtTheEnd(side, petit_seat, best == at)
         if chelem_excuse and rules.chelem.petit_au_bout_penultimate and penultimate.seat >= 0:
-            # RULES.md §3: under a chelem, the Petit at the trick before counts as au bout.
+            # docs/rules.md#chelem: under a chelem, the Petit at the trick before counts as au bout.
             # Reading: chelem_petit_must_win (for the personal bonus).
             petit = penultimate
         taken = list(trick)

@@ -47,7 +47,7 @@ def test_the_excuse_led_to_the_last_trick_wins_it_under_a_chelem() -> None:
     assert out[COL["attack_bouts"]] == 3  # the 21, the Excuse, and the Petit caught on a trump lead
     assert out[COL["attack_half_points"]] == 182  # the whole pack
     scores = result.scores().iloc[0]
-    assert scores["chelem"] == 200  # made without announcement (RULES.md §3)
+    assert scores["chelem"] == 200  # made without announcement (docs/rules.md#chelem)
     assert scores["made"]
 
 

@@ -1,4 +1,6 @@
-"""The plain rules of play in ``reference_play``: one small named scenario per rule of RULES.md."""
+"""The plain rules of play in ``reference_play``: one small named scenario per rule of
+docs/rules.md.
+"""
 
 from __future__ import annotations
 
@@ -41,7 +43,7 @@ def card(token: str) -> int:
 
 
 # --------------------------------------------------------------------------------------------
-# Following a suit lead (RULES.md §2)
+# Following a suit lead (docs/rules.md#play)
 # --------------------------------------------------------------------------------------------
 
 
@@ -72,7 +74,7 @@ def test_void_without_trumps_plays_any_card() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Trump lead (RULES.md §2)
+# Trump lead (docs/rules.md#play)
 # --------------------------------------------------------------------------------------------
 
 
@@ -93,7 +95,7 @@ def test_trump_lead_without_trumps_plays_any_card() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# The Excuse (RULES.md §2)
+# The Excuse (docs/rules.md#play, #the-excuse)
 # --------------------------------------------------------------------------------------------
 
 
@@ -115,7 +117,8 @@ def test_excuse_led_then_the_next_card_sets_the_suit() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Lead restrictions: the called suit at the first trick (RULES.md §2, §4, §5)
+# Lead restrictions: the called suit at the first trick
+# (docs/rules.md#calling-a-partner-five-and-six-players)
 # --------------------------------------------------------------------------------------------
 
 KH = (card("KH"),)
@@ -165,7 +168,7 @@ def test_a_hand_all_in_called_suits_may_lead_any_card() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Lead restrictions: trumps must be broken (RULES.md §6)
+# Lead restrictions: trumps must be broken (docs/rules.md#trumps-broken-4)
 # --------------------------------------------------------------------------------------------
 
 
@@ -207,7 +210,7 @@ def test_trumps_may_lead_unbroken_without_the_rule() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Tarocco (RULES.md §7)
+# Tarocco (docs/rules.md#tarocco)
 # --------------------------------------------------------------------------------------------
 
 
@@ -222,7 +225,7 @@ def test_tarocco_lead_must_be_answered_higher_if_able() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Who wins the trick (RULES.md §2, §3, §7)
+# Who wins the trick (docs/rules.md#play, #chelem, #tarocco)
 # --------------------------------------------------------------------------------------------
 
 
@@ -283,7 +286,7 @@ def test_an_empty_trick_has_no_winner() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# The écart (RULES.md §2, §7)
+# The écart (docs/rules.md#the-dog-and-the-écart, #tarocco)
 # --------------------------------------------------------------------------------------------
 
 
@@ -342,7 +345,7 @@ def test_tarocco_discard_may_hold_taroccos_freely() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Card points (RULES.md §1, §7)
+# Card points (docs/rules.md#the-deck-and-its-count)
 # --------------------------------------------------------------------------------------------
 
 

@@ -190,7 +190,7 @@ def test_legacy_presets_differ_from_fft_as_seed_000(name: str) -> None:
     assert (legacy.poignee.who, legacy.poignee.scoring) == ("taker", "with_contract")
     assert legacy.petit_au_bout.personal and not legacy.petit_au_bout.multiplied
     assert legacy.first_lead_called_suit_forbidden == (legacy.call != "none")
-    # Five players holding all four kings call any non-trump card (RULES.md §5).
+    # Five players holding all four kings call any non-trump card (docs/rules.md#legacy-5).
     assert legacy.call_holding_all_kings == ("any_suit_card" if name == "legacy-5" else "queen")
     same = dataclasses.replace(
         legacy,

@@ -142,7 +142,7 @@ def test_older_rules_poignee_is_won_by_the_taker_alone(preset: str) -> None:
     assert row["poignee"] == poignee
     rest = row["per_defender"] - poignee
     if preset == "legacy-5":
-        # RULES.md §5: the taker wins or pays the 30 from each of the 3 defenders alone.
+        # docs/rules.md#legacy-4: the taker wins or pays the 30 from each of the 3 defenders alone.
         assert row["score_0"] == 2 * rest + 3 * poignee
         assert row["score_1"] == rest
     else:

@@ -97,7 +97,7 @@ def assert_sums_to_zero(table: pd.DataFrame) -> None:
 # ---------------------------------------------------------------------------------------------
 # Published worked examples.
 #
-# The FFT formula ((25 + pt + pb) × mu) + pg + ch, RULES.md §2 and seed 002; Fédération
+# The FFT formula ((25 + pt + pb) × mu) + pg + ch, docs/rules.md#the-score and seed 002; Fédération
 # Française de Tarot, official rules (scoring chapter and its examples).
 
 
@@ -142,7 +142,8 @@ def test_fft_garde_sans_failed_by_seven_with_petit_au_bout_to_the_taker() -> Non
 def test_three_players_half_point_rounded_away_from_requirement(
     points: float, margin: int, made: bool
 ) -> None:
-    # RULES.md §2: in 3 players 40.5 with 2 bouts fails by 1 and 41.5 makes by 1.
+    # docs/rules.md#points-and-the-contract: in 3 players 40.5 with 2 bouts fails by 1 and 41.5
+    # makes by 1.
     row = outcome(FFT_3, "garde", points, taker=0, attack_bouts=2)
     table = score(FFT_3, row)
     assert cell(table, "required") == 41
@@ -166,7 +167,7 @@ def test_half_point_kept_without_rounding() -> None:
 
 
 def test_five_players_taker_with_partner() -> None:
-    # Juste fait (41 with 2 bouts): 25 each; taker 2×, partner 1× (RULES.md §2).
+    # Juste fait (41 with 2 bouts): 25 each; taker 2×, partner 1× (docs/rules.md#the-score).
     row = outcome(FFT_5, "prise", 41, taker=1, partner_1=3, called_1=0, attack_bouts=2)
     table = score(FFT_5, row)
     assert cell(table, "made")
@@ -183,7 +184,8 @@ def test_five_players_taker_alone() -> None:
 
 
 def test_six_players_three_against_three() -> None:
-    # 43 with 2 bouts: 27 each. The attack's 81: taker 1/2, king 1/3, queen 1/6 (RULES.md §4).
+    # 43 with 2 bouts: 27 each. The attack's 81: taker 1/2, king 1/3, queen 1/6
+    # (docs/rules.md#the-score).
     row = outcome(SIX, "prise", 43, taker=0, partner_1=2, partner_2=4, attack_bouts=2)
     table = score(SIX, row)
     assert cell(table, "per_defender") == 27
@@ -238,15 +240,15 @@ def test_legacy_poignee_is_won_or_lost_with_the_contract_by_the_taker() -> None:
 
 
 def test_legacy_poignee_only_counts_the_takers() -> None:
-    # RULES.md §5: only the taker may announce a poignée.
+    # docs/rules.md#legacy-4: only the taker may announce a poignée.
     row = outcome(LEGACY_4, "garde", 49, taker=1, attack_bouts=3)
     table = score(LEGACY_4, row, poignees={0: 3, 2: 2})
     assert cell(table, "poignee") == 0
 
 
 def test_legacy_five_players_poignee_is_the_takers_alone() -> None:
-    # RULES.md §5: the taker alone wins the poignée from each defender; the partner takes a
-    # share of the rest of the score only (25 here), neither paying nor receiving the 30.
+    # docs/rules.md#legacy-4: the taker alone wins the poignée from each defender; the partner
+    # takes a share of the rest of the score only (25 here), neither paying nor receiving the 30.
     row = outcome(LEGACY_5, "prise", 41, taker=0, partner_1=1, attack_bouts=2)
     table = score(LEGACY_5, row, poignees={0: 2})
     assert cell(table, "per_defender") == 25 + 30
@@ -264,7 +266,7 @@ def test_fft_five_players_poignee_is_shared_like_the_contract() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Chelem (RULES.md §3).
+# Chelem (docs/rules.md#chelem).
 
 
 @pytest.mark.parametrize(
@@ -308,7 +310,7 @@ def test_fft_petit_au_bout_is_multiplied(taken_by: int, expected: int) -> None:
 
 
 def test_legacy_petit_au_bout_is_personal_and_not_multiplied() -> None:
-    # RULES.md §5: every other player pays 10 to the Petit's player, even under a garde.
+    # docs/rules.md#legacy-4: every other player pays 10 to the Petit's player, even under a garde.
     row = outcome(
         LEGACY_4,
         "garde",
@@ -515,7 +517,7 @@ def test_scores_sum_to_zero_and_defenders_pay_alike(
 def test_trumps_broken_scores_as_fft(
     drawn: tuple[Rules, npt.NDArray[np.int32], npt.NDArray[np.int8]],
 ) -> None:
-    # RULES.md §6: the step-by-step scoring of seed 001 equals the FFT formula.
+    # docs/rules.md#trumps-broken-4: the step-by-step scoring of seed 001 equals the FFT formula.
     _, rows, levels = drawn
     pd.testing.assert_frame_equal(
         score_outcomes(rows, levels, TRUMPS_BROKEN_4), score_outcomes(rows, levels, FFT_4)

@@ -1,4 +1,5 @@
-"""Tarocco played to the end (RULES.md §7): random games checked by the referee, and named deals.
+"""Tarocco played to the end (docs/rules.md#tarocco): random games checked by the referee, and
+named deals.
 
 The referee (``tests/reference_play.py``) replays every recorded deal card by card: the
 dealer's discard, every card, every trick's winner (two cards contest a trick while the Fool is

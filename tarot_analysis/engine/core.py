@@ -76,8 +76,9 @@ def first_call_candidates(lo: np.uint64, p: Any) -> np.uint64:
 @njit(**KERNEL)
 def second_call_candidates(lo: np.uint64, called_1: int) -> np.uint64:
     """The cards a six-player taker holding ``lo`` may call second, after ``called_1``
-    (RULES.md §4): a queen other than the first call; holding all four queens, any other suit
-    card that is neither a king nor a queen. Never two kings, never the same card twice."""
+    (docs/rules.md#calling-a-partner-five-and-six-players): a queen other than the first call;
+    holding all four queens, any other suit card that is neither a king nor a queen. Never two
+    kings, never the same card twice."""
     if lo & QUEENS_LO == QUEENS_LO:
         candidates = SUIT_CARDS_LO & ~KINGS_LO & ~QUEENS_LO
     else:
@@ -145,7 +146,8 @@ def legal_cards(
     trumps_locked: bool,
     p: Any,
 ) -> tuple[np.uint64, np.uint64]:
-    """The cards of hand ``(lo, hi)`` that may be played next (RULES.md §2, §6, §7).
+    """The cards of hand ``(lo, hi)`` that may be played next (docs/rules.md#play,
+    #trumps-broken-4, #tarocco).
 
     ``led`` is the suit of the trick (``NOT_LED`` while nothing but the Excuse is down: the
     player then leads), ``top_trump`` the highest trump in it (0: none).

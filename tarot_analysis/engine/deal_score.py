@@ -3,7 +3,7 @@
 :func:`scoring_params` turns a preset's scoring into one float array; :func:`seat_scores` scores
 one raw outcome (:data:`~tarot_analysis.engine.outcome.OUTCOME_COLUMNS`) with it, every seat's
 score exactly as :func:`~tarot_analysis.engine.scoring.score_outcomes` gives it (the suite
-compares the two on every preset). The formula (RULES.md §2-3, §5)::
+compares the two on every preset). The formula (docs/rules.md#the-score, #chelem, #legacy-4)::
 
     per defender = ((base_score + |points − required| ± petit au bout) × multiplier)
                    ± poignée ± chelem

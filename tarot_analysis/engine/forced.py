@@ -1,5 +1,6 @@
 """Forced contracts and calls, checked: a deal replayed under a taker, contract and call fixed
-in advance must still obey the rules (RULES.md §2, §4, §5).
+in advance must still obey the rules (docs/rules.md#auction-and-contracts,
+#calling-a-partner-five-and-six-players, #legacy-5).
 
 Everything that can be said without the hands is checked by :func:`forced_rows`; a call that
 the preset's call rule does not allow for the taker's hand is refused by

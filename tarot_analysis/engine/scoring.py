@@ -2,7 +2,7 @@
 
 The engine records what happened (:mod:`tarot_analysis.engine.outcome`); this module applies
 the preset's scoring to whole arrays of deals at once. The score for each defender, signed
-from the attack's point of view, is (RULES.md §2-3)::
+from the attack's point of view, is (docs/rules.md#the-score)::
 
     ((base_score + |points − required| ± petit au bout) × multiplier) ± poignée ± chelem
 
@@ -10,9 +10,9 @@ and every part is a column of the result (:data:`SCORE_PARTS`), so that statisti
 grouped by it. Each defender loses that score; the attack's total (the score times the number
 of defenders) is shared by ``rules.shares``. Under older rules the taker alone wins or pays the
 poignée (a called partner neither pays nor receives it), and a personal Petit au bout is paid
-by every other player to the Petit's player (RULES.md §5).
+by every other player to the Petit's player (docs/rules.md#legacy-4).
 
-Tarocco (RULES.md §7) has no taker and no contract: it is not scored here.
+Tarocco (docs/rules.md#tarocco) has no taker and no contract: it is not scored here.
 """
 
 from __future__ import annotations
@@ -111,8 +111,8 @@ def score_outcomes(
     """
     if rules.tarocco is not None:
         raise TarotInputError(
-            f"Tarocco deals are scored by the Tarocco count (RULES.md §7), each player for "
-            f"themselves; score_outcomes scores deals with a taker and a contract, not rules "
+            f"Tarocco deals are scored by the Tarocco count (docs/rules.md#tarocco), each player "
+            f"for themselves; score_outcomes scores deals with a taker and a contract, not rules "
             f"{rules.name}"
         )
     outcomes, poignees = _checked(outcomes, poignees, rules)
@@ -151,7 +151,7 @@ def score_outcomes(
     per_defender = base + petit_au_bout + poignee + chelem
 
     # Under older rules the taker alone wins or pays the poignée of each defender: the
-    # partner's share is taken from the rest of the score (RULES.md §5).
+    # partner's share is taken from the rest of the score (docs/rules.md#legacy-4).
     taker_alone = poignee if rules.poignee.scoring == "with_contract" else np.zeros(deals)
     scores = _shared_scores(per_defender, taker_alone, taker, partners, played, rules)
     petit_seat, petit_paid = _petit_personal(
@@ -196,7 +196,7 @@ def _rounded_margin(margin: FloatArray, rules: Rules) -> FloatArray:
     """Points over the requirement; a part point rounded away from the requirement if asked.
 
     In 3 and 5 players the attack can count a half point: 40.5 with 2 bouts (41 required)
-    fails by 1 and 41.5 makes by 1 (RULES.md §2).
+    fails by 1 and 41.5 makes by 1 (docs/rules.md#points-and-the-contract).
     """
     if rules.half_point_rounding == "away_from_requirement":
         return np.sign(margin) * np.ceil(np.abs(margin))
@@ -238,7 +238,7 @@ def _chelem_part(
     played: BoolArray,
     rules: Rules,
 ) -> FloatArray:
-    """The chelem for each defender, signed for the attack (RULES.md §3)."""
+    """The chelem for each defender, signed for the attack (docs/rules.md#chelem)."""
     chelem = rules.chelem
     attack_slam = played & (defence_tricks == 0)
     defence_slam = played & (attack_tricks == 0)

@@ -773,7 +773,7 @@ def _end_deal(s: Any, half: Any) -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Tarocco (RULES.md §7): every player for himself
+# Tarocco (docs/rules.md#tarocco): every player for himself
 # --------------------------------------------------------------------------------------------
 
 
