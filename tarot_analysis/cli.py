@@ -268,6 +268,7 @@ def _play(args: argparse.Namespace) -> int:
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
     from tarot_analysis.memory import check_memory
     from tarot_analysis.play import play, play_counts
+    from tarot_analysis.progress import SCORING, step
     from tarot_analysis.simulate import check_output_path
 
     if not args.no_rows:
@@ -285,8 +286,9 @@ def _play(args: argparse.Namespace) -> int:
             counts, metadata = play_counts(rules, args.deals, client=client, **options)
         else:
             result = play(rules, args.deals, client=client, **options)
-            scores = result.scores()
-            counts, metadata = result.counts(scores), result.metadata
+            with step(SCORING, bool(options["progress"]), detail=rules.name):
+                scores = result.scores()
+                counts, metadata = result.counts(scores), result.metadata
             if args.out:
                 _save_scores(scores, metadata, args.out)
     elapsed = time.perf_counter() - started
@@ -513,6 +515,7 @@ def _guidance(args: argparse.Namespace) -> int:
     for folder in {*(folders[seat] for seat in seats)}:
         check_writable_folder(folder, " for the run's chunks")
     started = time.perf_counter()
+    progress = not (args.no_progress or args.json)
 
     runs = {}
     with dask_client(args.scheduler, args.workers) as client:
@@ -520,18 +523,17 @@ def _guidance(args: argparse.Namespace) -> int:
             runs[seat] = run_guidance(
                 rules, args.deals, folders[seat], bots=bots, seed=args.seed,
                 chunk_size=args.chunk_size or 50_000, threads=args.threads,
-                progress=not (args.no_progress or args.json), client=client,
-                rows=not args.no_rows, seat=seat,
+                progress=progress, client=client, rows=not args.no_rows, seat=seat,
             )  # fmt: skip
     data = runs[seats[0]]
-    tables = guidance_tables(data)
+    tables = guidance_tables(data, progress=progress)
     by_seat = seat_comparison(runs[0], runs[last_seat]) if len(runs) == 2 else None
     if by_seat is not None:
         tables["by_seat"] = by_seat
     comparison: dict[str, Any] | None = None
     if data.frame is not None:  # the fitted model needs one row per deal
         comparison = compare_evaluators(
-            data, "garde" if "garde" in data.contracts else data.contracts[0]
+            data, "garde" if "garde" in data.contracts else data.contracts[0], progress=progress
         )
         tables["model_coefficients"] = comparison["coefficients"]
         tables["by_model"] = comparison["by_model"]

@@ -278,7 +278,8 @@ def compare_variants(
     bid). A variant given twice is labelled ``name (2)``. See the module's documentation for
     the measures. ``client``: a Dask client whose workers run the chunks (the same result).
     """
-    from tqdm.auto import tqdm
+    from tarot_analysis.progress import COMPARING
+    from tarot_analysis.progress import bar as progress_bar
 
     if compare_bots:
         variants = _bot_variants(rules_list, deals, compare_bots, mode, confidence)
@@ -296,9 +297,9 @@ def compare_variants(
     steps = sum(2 + (v.plays and mode == "counterfactual") for v in variants)
     runs = {"threads": threads, "client": client}  # what runs the chunks of every run
     started = time.perf_counter()
-    with tqdm(total=steps, unit="run", disable=not progress, desc="compare") as bar:
+    compared = f"{len(variants)} {'bots' if compare_bots else 'variants'}"
+    with progress_bar(COMPARING, steps, unit="run", enabled=progress, detail=compared) as bar:
         for index, variant in enumerate(variants):
-            bar.set_postfix_str(variant.label)
             measured, masks = _measure(
                 variant, deals, variant.bots or seated, seed, runs, mode, bar
             )
@@ -428,14 +429,17 @@ def _measure(
     bar: Any,
 ) -> tuple[dict[tuple[str, str], _PerDeal], npt.NDArray[np.uint64]]:
     """Every measure of one variant, deal by deal, and the deals it was dealt. ``runs``: the
-    ``threads`` and Dask ``client`` that run the chunks."""
+    ``threads`` and Dask ``client`` that run the chunks; ``bar`` counts the runs and names the
+    one under way."""
     from tarot_analysis.deal import deal
     from tarot_analysis.play import play
+    from tarot_analysis.progress import DEALING, PLAYING, PLAYING_EVERY_CONTRACT
 
     rules = variant.rules
     bot_arg: Any = bots[0] if len(bots) == 1 else bots
     measured: dict[tuple[str, str], _PerDeal] = {}
     if variant.plays:
+        bar.set_postfix_str(f"{PLAYING} {variant.label}")
         result = play(rules, deals, bots=bot_arg, seed=seed, **runs)
         bar.update(1)
         masks = result.masks
@@ -443,13 +447,16 @@ def _measure(
         if mode == "auction":
             contracts = _auction_contracts(rules, scores)
         else:
+            bar.set_postfix_str(f"{PLAYING_EVERY_CONTRACT} {variant.label}")
             contracts = _counterfactual_contracts(rules, deals, bot_arg, seed, runs)
             bar.update(1)
         for item in (*contracts, *_table_measures(scores)):
             measured[item.measure, item.contract] = item
         del result, scores
     else:
+        bar.set_postfix_str(f"{DEALING} {variant.label}")
         masks = deal(rules, deals, seed, **runs).masks
+    bar.set_postfix_str(f"{DEALING} {variant.label}")  # the same deals, their hands counted
     hand = _hand_poignee(rules, masks, deals, seed, runs)
     measured[hand.measure, hand.contract] = hand
     bar.update(1)

@@ -32,6 +32,7 @@ from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
 from tarot_analysis.play import Bots, python_threads, seat_bots
+from tarot_analysis.progress import FITTING, PLAYING_EVERY_CONTRACT, SCORING, step
 from tarot_analysis.rules import Rules
 from tarot_analysis.runner import RunResult, RunSpec, iter_chunks, read_dataset, run
 from tarot_analysis.stats import Z_95, wilson_interval
@@ -133,6 +134,9 @@ BOOTSTRAPPED: Final = ("chavey", "bouts_and_trumps")
 FOLDS: Final = 2
 
 _KEYS: Final = ("grouping", "fold", "key_1", "key_2")
+#: Deals per call of the compiled bootstrap sums. A call holds the interpreter, so a progress
+#: display can redraw only between two calls: 250,000 deals take about 1.3 s on one core.
+_BOOTSTRAP_BLOCK: Final = 250_000
 
 
 def rows_counts(rows: pd.DataFrame, contracts: Sequence[str], *, seed: int) -> pd.DataFrame:
@@ -165,12 +169,18 @@ def rows_counts(rows: pd.DataFrame, contracts: Sequence[str], *, seed: int) -> p
         summed.insert(0, "grouping", grouping)
         parts.append(summed)
     scores = np.column_stack([values[f"twelfths_{name}"] for name in contracts])
+    numbers = played["deal"].to_numpy(dtype=np.int64)
+    blocks = [slice(start, start + _BOOTSTRAP_BLOCK)
+              for start in range(0, len(numbers), _BOOTSTRAP_BLOCK)]  # fmt: skip
     for name in BOOTSTRAPPED:
         values_seen, groups = np.unique(played[name].to_numpy(dtype=np.int64), return_inverse=True)
-        sums = replicate_sums(
-            seed, played["deal"], groups, scores, groups_count=len(values_seen),
-            replicates=REPLICATES,
-        )  # fmt: skip
+        # The sums of disjoint blocks of deals add up to those of all of them.
+        sums = np.zeros((REPLICATES, len(values_seen), 1 + len(contracts)), dtype=np.int64)
+        for block in blocks:
+            sums += replicate_sums(
+                seed, numbers[block], groups[block], scores[block],
+                groups_count=len(values_seen), replicates=REPLICATES,
+            )  # fmt: skip
         replicate, key = np.meshgrid(np.arange(REPLICATES), values_seen, indexing="ij")
         weighted = {"n": sums[..., 0].ravel()}
         for k, contract in enumerate(contracts):
@@ -266,7 +276,8 @@ def run_guidance(
     """Play ``deals`` deals under every contract into ``folder`` (resuming what is there), with
     ``seat`` taking: 0, who speaks first, or the last seat, who speaks last (its tables count
     the deals on which every other seat passed). Each deal is also played with the seat
-    passing and the others bidding on, for what passing is worth.
+    passing and the others bidding on, for what passing is worth. ``progress`` shows a bar
+    while the deals are played and a step while their rows are counted.
 
     ``rows=False`` stores each chunk's counts (:func:`rows_counts`) instead of its rows: the
     tables come out the same, in memory and disk proportional to the tables, but there are no
@@ -304,17 +315,22 @@ def run_guidance(
         counts = rows_counts(table.to_pandas(), contracts, seed=seed)
         return pa.Table.from_pandas(counts, preserve_index=False)
 
-    result = run(spec, folder, work, threads=threads, progress=progress, client=client)
-    if not rows:
-        counts = merge_counts(table.to_pandas() for table in iter_chunks(folder))
-        return GuidanceData(
-            rules=rules, bots=names, seed=seed, counts=counts, run=result, seat=seat
-        )
-    frame = read_dataset(folder).to_pandas()
-    return GuidanceData(
-        rules=rules, bots=names, seed=seed, counts=rows_counts(frame, contracts, seed=seed),
-        frame=frame, run=result, seat=seat,
+    where = f"{rules.name} seat {seat}"
+    result = run(
+        spec, folder, work, threads=threads, progress=progress, client=client,
+        phase=PLAYING_EVERY_CONTRACT, detail=where,
     )  # fmt: skip
+    with step(SCORING, progress, detail=f"{where}, the run's rows"):
+        if not rows:
+            counts = merge_counts(table.to_pandas() for table in iter_chunks(folder))
+            return GuidanceData(
+                rules=rules, bots=names, seed=seed, counts=counts, run=result, seat=seat
+            )
+        frame = read_dataset(folder).to_pandas()
+        counts = rows_counts(frame, contracts, seed=seed)
+    return GuidanceData(
+        rules=rules, bots=names, seed=seed, counts=counts, frame=frame, run=result, seat=seat
+    )
 
 
 def _rate_rows(group: pd.DataFrame, contracts: list[str], reading: str = "zero") -> pd.DataFrame:
@@ -810,20 +826,25 @@ def threshold_loss(data: GuidanceData) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("rule")
 
 
-def guidance_tables(data: GuidanceData) -> dict[str, pd.DataFrame]:
+def guidance_tables(data: GuidanceData, *, progress: bool = False) -> dict[str, pd.DataFrame]:
     """Every guidance table of a run: by Chavey count with the pass read both ways (scoring 0,
     and measured: ``by_chavey_pass_played``), by bouts and trumps, by kings, the thresholds
-    and what each rule loses."""
-    by_chavey = table_by(data, "chavey")
-    by_chavey["best_changes"] = best_stability(data, "chavey").reindex(by_chavey.index)
-    return {
-        "by_chavey": by_chavey,
-        "by_chavey_pass_played": table_by(data, "chavey", reading="played"),
-        "by_bouts_trumps": table_by(data, ["bouts", "trumps"]),
-        "by_kings": table_by(data, "kings"),
-        "thresholds": thresholds(data),
-        "threshold_loss": threshold_loss(data),
-    }
+    and what each rule loses. ``progress`` shows the step (:func:`tarot_analysis.progress.step`).
+    """
+    with step(SCORING, progress, detail=f"{data.rules.name} seat {data.seat}, tables") as shown:
+        by_chavey = table_by(data, "chavey")
+        by_chavey["best_changes"] = best_stability(data, "chavey").reindex(by_chavey.index)
+        tables = {
+            "by_chavey": by_chavey,
+            "by_chavey_pass_played": table_by(data, "chavey", reading="played"),
+            "by_bouts_trumps": table_by(data, ["bouts", "trumps"]),
+            "by_kings": table_by(data, "kings"),
+        }
+        shown.set_postfix_str("thresholds with their bootstrap intervals")
+        tables["thresholds"] = thresholds(data)
+        shown.set_postfix_str("what each rule loses")
+        tables["threshold_loss"] = threshold_loss(data)
+    return tables
 
 
 def seat_comparison(first: GuidanceData, last: GuidanceData, *, min_n: int = 1) -> pd.DataFrame:
@@ -986,6 +1007,7 @@ def compare_evaluators(
     held_out: float = 0.2,
     boot: int = 100,
     seed: int = 0,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Fit the success model on the first deals, then compare it with Chavey's count (as a
     one-feature logistic, so that both give probabilities) on the held-out last deals.
@@ -995,22 +1017,25 @@ def compare_evaluators(
     a bootstrap 95% interval over held-out deals. Also each predictor's calibration by tenths
     of predicted probability, the best contract by tenth of the fitted model's probability on
     the held-out deals (``by_model``, as :func:`table_by`), and the caveats of reading it, one
-    sentence each.
+    sentence each. ``progress`` shows the step (:func:`tarot_analysis.progress.step`).
     """
-    played = model_frame(data.played().sort_values("deal"))
-    cut = int(len(played) * (1 - held_out))
-    train, test = played.iloc[:cut], played.iloc[cut:]
-    target = f"made_{contract}"
-    model = fit_logistic(train, target, MODEL_FEATURES, contract)
-    chavey = fit_logistic(train, target, ("chavey",), contract)
-    y = test[target].to_numpy(dtype=float)
-    predictions = {"fitted": model.predict(test), "chavey": chavey.predict(test)}
-    losses = {name: _losses(y, p) for name, p in predictions.items()}
-    rng = np.random.default_rng(seed)
-    samples = rng.integers(0, len(y), size=(boot, len(y)))
-    boot_auc = {
-        name: np.array([auc(y[s], p[s]) for s in samples]) for name, p in predictions.items()
-    }
+    where = f"{data.rules.name} seat {data.seat}, the success model of {contract}"
+    with step(FITTING, progress, detail=where) as shown:
+        played = model_frame(data.played().sort_values("deal"))
+        cut = int(len(played) * (1 - held_out))
+        train, test = played.iloc[:cut], played.iloc[cut:]
+        target = f"made_{contract}"
+        model = fit_logistic(train, target, MODEL_FEATURES, contract)
+        chavey = fit_logistic(train, target, ("chavey",), contract)
+        y = test[target].to_numpy(dtype=float)
+        predictions = {"fitted": model.predict(test), "chavey": chavey.predict(test)}
+        losses = {name: _losses(y, p) for name, p in predictions.items()}
+        shown.set_postfix_str("bootstrap intervals of the AUC")
+        rng = np.random.default_rng(seed)
+        samples = rng.integers(0, len(y), size=(boot, len(y)))
+        boot_auc = {
+            name: np.array([auc(y[s], p[s]) for s in samples]) for name, p in predictions.items()
+        }
     result: dict[str, Any] = {"contract": contract, "n_train": len(train), "n_test": len(test)}
     for name, p in predictions.items():
         result[name] = {metric: _mean_interval(values) for metric, values in losses[name].items()}

@@ -25,13 +25,14 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 from numba import njit
-from tqdm.auto import tqdm
 
 from tarot_analysis import __version__, exact
 from tarot_analysis._jit import normalise_seed
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk_features, make_plan
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, N_FEATURES, features_frame
+from tarot_analysis.progress import DEALING
+from tarot_analysis.progress import bar as progress_bar
 from tarot_analysis.rules import Rules
 from tarot_analysis.simulate import check_output_path, map_chunks, run_metadata, seed_label
 from tarot_analysis.stats import chi_square_gof, rate_table
@@ -331,7 +332,7 @@ def run_hands(
         return chunk, counts, (np.concatenate(kept) if kept else None)
 
     writer = _FeatureWriter(out, rules, metadata) if out is not None else None
-    bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
+    bar = progress_bar(DEALING, deals, enabled=progress, detail=rules.name)
     try:
         for chunk, counts, features in map_chunks(
             work, range(n_chunks), threads=threads, progress=bar,

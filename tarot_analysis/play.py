@@ -15,7 +15,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pandas as pd
-from tqdm.auto import tqdm
 
 from tarot_analysis import cards
 from tarot_analysis._jit import chunk_states, normalise_seed
@@ -32,6 +31,8 @@ from tarot_analysis.engine.outcome import (
 from tarot_analysis.engine.params import EngineRules, engine_rules
 from tarot_analysis.engine.scoring import POINT_UNIT, SCORE_UNIT, score_outcomes, whole_units
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.progress import PLAYING
+from tarot_analysis.progress import bar as progress_bar
 from tarot_analysis.python_bots import bot_name, is_python_bot, play_python
 from tarot_analysis.rules import Rules
 from tarot_analysis.simulate import map_chunks, run_metadata
@@ -452,7 +453,7 @@ def play(
         table.play_chunk(chunk, part, 0, sizes[chunk])
         return chunk, part
 
-    bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
+    bar = progress_bar(PLAYING, deals, enabled=progress, detail=rules.name)
     with bar:
         if client is None:  # threads write their chunks into the result in place
             for _ in map_chunks(
@@ -502,7 +503,7 @@ def play_counts(
         return part.counts()
 
     total: ContractCounts | None = None
-    bar = tqdm(total=deals, unit="deal", unit_scale=True, disable=not progress, desc=rules.name)
+    bar = progress_bar(PLAYING, deals, enabled=progress, detail=rules.name)
     with bar:
         for counts in map_chunks(
             count, sizes, threads=threads, progress=bar, progress_step=lambda c: c.deals,

@@ -34,10 +34,10 @@ from typing import Any, Final
 
 import pyarrow as pa
 import pyarrow.parquet as pq
-from tqdm.auto import tqdm
 
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.progress import bar as progress_bar
 from tarot_analysis.simulate import check_writable_folder, map_chunks
 
 __all__ = ["RunResult", "RunSpec", "chunk_path", "read_dataset", "run"]
@@ -141,6 +141,8 @@ def run(
     progress: bool = False,
     metadata: dict[str, Any] | None = None,
     client: Any = None,
+    phase: str = "computing",
+    detail: str | None = None,
 ) -> RunResult:
     """Compute every chunk of ``spec`` missing from ``folder`` with ``work(chunk, first, n)``.
 
@@ -148,6 +150,8 @@ def run(
     an interrupted call (Ctrl-C, a killed process) leaves only complete chunk files behind.
     ``metadata`` is stored in every chunk file beside the spec. ``client``: a Dask client
     (:mod:`tarot_analysis.cluster`) to compute the chunks on; they are written here.
+    ``phase`` and ``detail`` name the progress bar (:func:`tarot_analysis.progress.bar`);
+    ``detail`` defaults to the kind of run and its rules.
     """
     target = Path(folder)
     if target.exists() and not target.is_dir():
@@ -174,14 +178,11 @@ def run(
         temporary.replace(path)  # atomic: the file appears complete or not at all
         return n
 
-    bar = tqdm(
-        total=spec.deals,
+    bar = progress_bar(
+        phase, spec.deals, enabled=progress,
+        detail=f"{spec.kind} {spec.rules}" if detail is None else detail,
         initial=spec.deals - sum(spec.chunk_bounds(c)[1] for c in missing),
-        unit="deal",
-        unit_scale=True,
-        disable=not progress,
-        desc=f"{spec.kind} {spec.rules}",
-    )
+    )  # fmt: skip
     with bar:
         if client is None:
             # Local threads compute and write their own chunks.

@@ -1,0 +1,229 @@
+"""How the toolkit shows progress: a bar for each phase of a run, named for the phase, and a
+ticking line for a step that has nothing to count.
+
+Each phase is a lowercase verb (:data:`DEALING`, :data:`PLAYING`,
+:data:`PLAYING_EVERY_CONTRACT`, :data:`SCORING`, :data:`FITTING`, :data:`WRITING_CHARTS`,
+:data:`COMPARING`), followed by what it works on: ``playing every contract · fft-4 seat 0``.
+
+Every display writes to standard error and redraws itself every :data:`TICK_SECONDS` from a
+thread of its own, so that a long chunk or step still shows its clock moving. While a display
+is open, it also watches numba compile the game engine (the first run of a version on a
+machine, or after a change of its source, compiles the kernels at their first call and keeps
+them in the cache folder named in :mod:`tarot_analysis`): the first compilation of the process
+prints :data:`COMPILING_NOTICE` once, and the display says ``compiling the game engine`` with
+the time spent so far until it is done. With ``enabled=False`` nothing is printed.
+
+>>> with bar(DEALING, 1_000, detail="fft-4", enabled=False) as shown:
+...     shown.update(1_000)
+>>> with step(SCORING, enabled=False, detail="fft-4 seat 0"):
+...     pass
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+from tqdm.auto import tqdm
+
+__all__ = [
+    "COMPARING",
+    "COMPILING_NOTICE",
+    "DEALING",
+    "FITTING",
+    "PLAYING",
+    "PLAYING_EVERY_CONTRACT",
+    "SCORING",
+    "TICK_SECONDS",
+    "WRITING_CHARTS",
+    "bar",
+    "step",
+]
+
+#: Phases: what the toolkit is doing, as the displays name it.
+DEALING: Final = "dealing"
+PLAYING: Final = "playing"
+PLAYING_EVERY_CONTRACT: Final = "playing every contract"
+SCORING: Final = "scoring"
+FITTING: Final = "fitting"
+WRITING_CHARTS: Final = "writing charts"
+COMPARING: Final = "comparing"
+
+#: Seconds between two redraws of an open display.
+TICK_SECONDS: Final = 1.0
+
+#: Said once, when the game engine starts compiling. Measured on a 2-core machine with an empty
+#: cache, more or less busy with other work: the dealer alone (``hands``) 7 s; the table and the
+#: heuristic bot (``play``) 1 min 50 s to 2 min 50 s; every contract and the pass
+#: (``guidance``) 1 min 50 s to 3 min 5 s.
+COMPILING_NOTICE: Final = (
+    "compiling the game engine for this machine: once per version, 2 to 3 minutes on 2 cores "
+    "(the dealer alone: 10 s)"
+)
+
+#: Shown on a display while the engine compiles, before the time spent so far.
+COMPILING: Final = "compiling the game engine"
+
+
+def bar(
+    phase: str,
+    total: int | None,
+    *,
+    unit: str = "deal",
+    enabled: bool = True,
+    detail: str = "",
+    initial: int = 0,
+) -> Any:
+    """A progress bar of ``total`` ``unit``s (``initial`` of them done already) named
+    ``phase · detail``: a ``tqdm`` to advance with ``update(n)`` and to close (or use in a
+    ``with``). Counts of a thousand or more are shown in thousands and millions.
+
+    >>> with bar(PLAYING, 200, detail="fft-4", enabled=False) as shown:
+    ...     shown.update(200)
+    """
+    return _Display(
+        total=total, initial=initial, unit=unit, desc=_name(phase, detail),
+        unit_scale=total is not None and total >= 1_000, disable=not enabled, file=sys.stderr,
+    )  # fmt: skip
+
+
+@contextmanager
+def step(phase: str, enabled: bool = True, *, detail: str = "") -> Iterator[Any]:
+    """Show a step that has no count: a line ``phase · detail`` with the time since it began,
+    redrawn every second, then ``phase · detail: done in 12.3 s`` when the step ends (not when
+    it fails). Yields the display: ``set_postfix_str(text)`` names the part under way.
+
+    >>> with step(SCORING, enabled=False, detail="fft-4 seat 0") as shown:
+    ...     shown.set_postfix_str("thresholds")
+    """
+    name = _name(phase, detail)
+    started = time.perf_counter()
+    display = _Display(
+        total=None, desc=name, bar_format="{desc}: {elapsed} so far{postfix}",
+        disable=not enabled, leave=False, file=sys.stderr,
+    )  # fmt: skip
+    try:
+        yield display
+    finally:
+        display.close()
+    if enabled:
+        tqdm.write(f"{name}: done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+
+
+def _name(phase: str, detail: str) -> str:
+    return f"{phase} · {detail}" if detail else phase
+
+
+class _Display(tqdm):
+    """A ``tqdm`` that redraws itself every :data:`TICK_SECONDS` from a thread of its own and
+    shows when the game engine is compiling."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        super().__init__(*args, **kwargs)
+        if self.disable:
+            return
+        _COMPILATION.open_display()
+        # The thread holds the display weakly: a display dropped without closing still goes.
+        self._ticker = threading.Thread(
+            target=_tick, args=(weakref.ref(self), self._stop), name="progress", daemon=True
+        )
+        self._ticker.start()
+
+    @property
+    def format_dict(self) -> dict[str, Any]:
+        shown: dict[str, Any] = super().format_dict
+        compiling = _COMPILATION.status()
+        if compiling:
+            shown["postfix"] = ", ".join(part for part in (shown["postfix"], compiling) if part)
+        return shown
+
+    def close(self) -> None:
+        # Stop redrawing before the last drawing, which a late redraw would repeat.
+        self._stop.set()
+        ticker, self._ticker = self._ticker, None
+        if ticker is not None:
+            if ticker is not threading.current_thread():
+                ticker.join()
+            _COMPILATION.close_display()
+        super().close()
+
+
+def _tick(display: weakref.ref[_Display], stop: threading.Event) -> None:
+    while not stop.wait(TICK_SECONDS):
+        shown = display()
+        if shown is None:
+            return
+        shown.refresh()
+        del shown
+
+
+class _Compilation:
+    """Numba's compilations under way, told by its ``numba:compile`` events, which it sends
+    only when a kernel is compiled (not when it is loaded from the cache)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._displays = 0  # displays open and enabled
+        self._depth = 0  # compilations under way: a kernel compiles the kernels it calls
+        self._started = 0.0  # when the compilations under way began
+        self._spent = 0.0  # seconds spent compiling before them
+        self._listening = False
+        self._told = False
+
+    def open_display(self) -> None:
+        with self._lock:
+            self._displays += 1
+            if self._listening:
+                return
+            self._listening = True
+        from numba.core import event
+
+        compilation = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev: Any) -> None:
+                compilation.started()
+
+            def on_end(self, ev: Any) -> None:
+                compilation.ended()
+
+        event.register("numba:compile", Listener())
+
+    def close_display(self) -> None:
+        with self._lock:
+            self._displays -= 1
+
+    def started(self) -> None:
+        with self._lock:
+            self._depth += 1
+            if self._depth == 1:
+                self._started = time.perf_counter()
+            tell = not self._told and self._displays > 0
+            self._told = self._told or tell
+        if tell:
+            tqdm.write(COMPILING_NOTICE, file=sys.stderr)
+
+    def ended(self) -> None:
+        with self._lock:
+            self._depth = max(0, self._depth - 1)
+            if self._depth == 0:
+                self._spent += time.perf_counter() - self._started
+
+    def status(self) -> str:
+        """While a kernel compiles, ``compiling the game engine (01:23)``: the time this
+        process has spent compiling; else ``""``."""
+        with self._lock:
+            if self._depth == 0:
+                return ""
+            seconds = self._spent + time.perf_counter() - self._started
+        return f"{COMPILING} ({tqdm.format_interval(seconds)})"
+
+
+_COMPILATION = _Compilation()
