@@ -6,21 +6,31 @@ DEALS ?= 1000000
 SEED ?= 1
 BOTS ?= heuristic
 
-.PHONY: setup browser run hands test lint bench clean
+.PHONY: setup browser run hands notebooks test lint bench clean
 
 setup: $(VENV)/.installed
 
+# pip shows its progress at a terminal. Elsewhere (a log) it says nothing for a minute while it
+# unpacks the packages: a line every 5 seconds then counts those in place, until pip ends.
 $(VENV)/.installed: pyproject.toml
+	@echo "Setting up $(VENV) (1 to 3 minutes the first time): tarot-analysis and numpy, numba, pandas,"
+	@echo "  scipy, pyarrow, statsmodels, tqdm; extras plots (matplotlib), notebooks (JupyterLab, jupytext,"
+	@echo "  papermill), dask (Dask distributed), env (PettingZoo, Gymnasium), dev (pytest, hypothesis, ruff, mypy)"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev,plots,notebooks,dask,env]'
+	$(BIN)/python -m pip install --upgrade pip
+	@[ -t 1 ] || { while sleep 5 && kill -0 $$$$ 2>/dev/null; do \
+		echo "  ... $$(ls -d $(VENV)/lib/python*/site-packages/*.dist-info | wc -l) packages in $(VENV)"; \
+		done & }; \
+	echo "$(BIN)/python -m pip install -e '.[dev,plots,notebooks,dask,env]'"; \
+	$(BIN)/python -m pip install -e '.[dev,plots,notebooks,dask,env]'
 	touch $@
 
 # Debian's Chromium opens the report in the tests (and prints PDFs); installed when missing
 # and possible. Where it cannot be, the browser test says so and is skipped.
 browser:
 	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
-		&& (apt-get update -qq && apt-get install -y -qq chromium) >/dev/null 2>&1 \
+		&& echo "Installing Debian's Chromium, which prints the report to PDF (a minute or two)" \
+		&& apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
 		|| echo "chromium could not be installed: the browser check of the report will be skipped"; }
 
 # The main job: the strategy report of the default preset (HTML in reports/, runs in data/).
@@ -32,6 +42,28 @@ run: setup browser
 hands: setup
 	$(BIN)/tarot-analysis hands --rules fft-4 --deals $(DEALS) --seed $(SEED) \
 		--out data/hands-fft-4.parquet
+
+# The four notebooks executed with their outputs into reports/notebooks/, with the bots and seed
+# of `make run`; the guidance notebook reuses the guidance run of `make run` from data/ when the
+# deals match. Each notebook's deals, and both folders, can be set on the command line.
+NOTEBOOKS_OUT ?= reports/notebooks
+NOTEBOOKS_DATA ?= data
+HAND_DEALS ?= 1000000
+CONTRACT_DEALS ?= 200000
+GUIDANCE_DEALS ?= $(DEALS)
+VARIANT_DEALS ?= 200000
+# $(call execute,NOTEBOOK,DEALS,MORE PARAMETERS): the percent script read as a notebook, its
+# parameters replaced after the cell tagged `parameters`, run in notebooks/ as Jupyter does.
+execute = $(BIN)/jupytext --quiet --to ipynb --output - notebooks/$(1).py \
+	| $(BIN)/papermill --no-progress-bar --cwd notebooks - $(NOTEBOOKS_OUT)/$(1).ipynb \
+		-p deals $(2) -p seed $(SEED) $(3)
+
+notebooks: setup
+	mkdir -p $(NOTEBOOKS_OUT)
+	$(call execute,hand_distributions,$(HAND_DEALS))
+	$(call execute,contract_success,$(CONTRACT_DEALS),-r bots $(BOTS))
+	$(call execute,bidding_guidance,$(GUIDANCE_DEALS),-r bots $(BOTS) -r data_dir $(NOTEBOOKS_DATA))
+	$(call execute,rule_variants,$(VARIANT_DEALS),-r bots $(BOTS) -r data_dir $(NOTEBOOKS_DATA))
 
 lint: setup
 	$(BIN)/ruff check .

@@ -17,13 +17,17 @@
 # Which contract pays, for which hand? Seat 0 takes every contract on the same deals
 # (counterfactual mode); the tables give, per value of a hand evaluation, the success rate and
 # the taker's mean score of each contract, and the contract that maximises it.
+#
+# The parameters are those of the strategy report (`make run`): heuristic bots at every seat,
+# a million deals. The run is stored in `data/`, in the folder the report gives the same run,
+# and resumed from there: after `make run` this notebook plays nothing.
 
 # %% tags=["parameters"]
 deals = 1_000_000
 seed = 1
 rules_name = "fft-4"
-bots = "random"
-data_dir = "../data"
+bots = "heuristic"  # at every seat
+data_dir = "data"  # relative to the repository's root, as for `make run`
 
 # %%
 # %matplotlib inline
@@ -31,13 +35,19 @@ from pathlib import Path
 
 from tarot_analysis import plots
 from tarot_analysis.guidance import compare_evaluators, guidance_tables, run_guidance
+from tarot_analysis.report import GUIDANCE_CHUNK_SIZE, guidance_folder
 from tarot_analysis.rules import load_rules
 
+# A relative folder is taken from the repository's root, wherever the notebook runs from.
+here = Path.cwd().resolve()
+root = next((p for p in (here, *here.parents) if (p / "pyproject.toml").is_file()), here)
 rules = load_rules(rules_name)
-folder = Path(data_dir) / f"guidance-{rules.name}-{bots}-seed{seed}-{deals}"
-data = run_guidance(rules, deals, folder, bots=bots, seed=seed)
+folder = guidance_folder(rules.name, [bots], seed, deals, root / data_dir)
+data = run_guidance(rules, deals, folder, bots=bots, seed=seed, chunk_size=GUIDANCE_CHUNK_SIZE)
 tables = guidance_tables(data)
-print(f"{rules.name}, bots {bots}, counterfactual mode, {len(data.played()):,} deals played")
+run = f"{rules.name} · {bots} bots · {deals:,} deals"
+print(run)
+print(f"counterfactual mode, seed {seed}, {data.played_deals:,} deals played, from {folder}")
 
 # %% [markdown]
 # The best option at each Chavey count, the runner-up and their difference deal by deal (95%
@@ -50,13 +60,19 @@ columns = ["n", "best", "runner_up", "difference", "difference_ci_low", "differe
 tables["by_chavey"][tables["by_chavey"]["n"] >= 200][columns]
 
 # %%
-plots.success_by_score(tables["by_chavey"])
+figure = plots.success_by_score(tables["by_chavey"])
+figure.suptitle(run)
+figure
 
 # %%
-plots.expected_score_by_score(tables["by_chavey"])
+figure = plots.expected_score_by_score(tables["by_chavey"])
+figure.suptitle(run)
+figure
 
 # %%
-plots.recommended_map(tables["by_bouts_trumps"])
+figure = plots.recommended_map(tables["by_bouts_trumps"])
+figure.suptitle(run)
+figure
 
 # %% [markdown]
 # ## Thresholds, what each rule loses, and a fitted model
@@ -83,4 +99,4 @@ for caveat in comparison["caveats"]:
     print("-", caveat)
 
 # %%
-plots.calibration(comparison["calibration"])
+plots.calibration(comparison["calibration"], title=f"Calibration of predicted success\n{run}")

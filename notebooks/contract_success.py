@@ -19,10 +19,10 @@
 # contract on the same deals. Every rate names its rules, bots, mode, n and interval.
 
 # %% tags=["parameters"]
-deals = 200_000
+deals = 200_000  # auction mode, as in the strategy report; a quarter of them counterfactual
 seed = 1
 rules_name = "fft-4"
-bots = "random"
+bots = "heuristic"  # at every seat, as in the strategy report
 
 # %%
 # %matplotlib inline
@@ -33,7 +33,7 @@ from tarot_analysis.rules import load_rules
 
 rules = load_rules(rules_name)
 auction = play(rules, deals, bots=bots, seed=seed)
-print(f"{rules.name}, bots {bots}, auction mode, {deals:,} deals, seed {seed}")
+print(f"{rules.name} · {bots} bots · {deals:,} deals, auction mode, seed {seed}")
 print("redeals:", auction.redeals())
 auction.contracts()
 
@@ -42,8 +42,11 @@ auction.contracts()
 
 # %%
 every = play_every_contract(rules, deals // 4, bots=bots, seed=seed)
-print(f"{rules.name}, bots {bots}, counterfactual mode, {deals // 4:,} deals, seed {seed}")
+run = f"{rules.name} · {bots} bots · {deals // 4:,} deals"
+print(f"{run}, counterfactual mode, seed {seed}")
 every.summary()
 
 # %%
-plots.taker_points(every.played(), required=rules.bouts_required)
+figure = plots.taker_points(every.played(), required=rules.bouts_required)
+figure.suptitle(run)
+figure

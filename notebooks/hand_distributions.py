@@ -32,26 +32,26 @@ from tarot_analysis.hand_stats import run_hands
 from tarot_analysis.rules import load_rules
 
 stats = {name: run_hands(load_rules(name), deals, seed) for name in presets}
-print(f"{deals:,} deals per preset, seed {seed}")
+across = f"{', '.join(stats)} · deal only, no bots · {deals:,} deals each"
+print(f"{across}, seed {seed}")
 
 # %% [markdown]
 # ## Bouts per hand, four players
 
 # %%
 four = stats["fft-4"] if "fft-4" in stats else next(iter(stats.values()))
+run = f"{four.rules.name} · deal only, no bots · {deals:,} deals"
 bouts = four.table("bouts")
 bouts
 
 # %%
-plots.distribution(bouts, title=f"Bouts per hand, {four.rules.name}", xlabel="Bouts in the hand")
+plots.distribution(bouts, title=f"Bouts per hand\n{run}", xlabel="Bouts in the hand")
 
 # %% [markdown]
 # ## Trumps per hand
 
 # %%
-plots.distribution(
-    four.table("trumps"), title=f"Trumps per hand, {four.rules.name}", xlabel="Trumps held"
-)
+plots.distribution(four.table("trumps"), title=f"Trumps per hand\n{run}", xlabel="Trumps held")
 
 # %% [markdown]
 # ## Poignée and Petit sec across presets
@@ -64,10 +64,14 @@ poignee = {name: s.poignee() for name, s in stats.items()}
 pd.concat(poignee, names=["preset"])
 
 # %%
-plots.poignee_by_preset(poignee)
+figure = plots.poignee_by_preset(poignee)
+figure.suptitle(f"Poignées by preset\n{across}")
+figure
 
 # %%
-plots.petit_sec_by_preset({name: s.petit_sec() for name, s in stats.items()})
+figure = plots.petit_sec_by_preset({name: s.petit_sec() for name, s in stats.items()})
+figure.suptitle(across)
+figure
 
 # %% [markdown]
 # ## What the dog holds

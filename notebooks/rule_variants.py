@@ -20,10 +20,10 @@
 # Every difference comes with its 95% interval.
 
 # %% tags=["parameters"]
-deals = 200_000
+deals = 200_000  # per table; a quarter of them for each rule variant
 seed = 1
-bots = "random"
-data_dir = "../data"
+bots = "heuristic"  # at every seat, as in the strategy report
+data_dir = "data"  # relative to the repository's root, as for `make run`
 
 # %%
 # %matplotlib inline
@@ -37,13 +37,20 @@ from tarot_analysis.hand_stats import run_hands
 from tarot_analysis.rules import load_rules
 from tarot_analysis.tarocco import play_tarocco_run
 
+# A relative folder is taken from the repository's root, wherever the notebook runs from.
+here = Path.cwd().resolve()
+root = next((p for p in (here, *here.parents) if (p / "pyproject.toml").is_file()), here)
+
 # %% [markdown]
 # ## 3, 4, 5 and 6 players: what the deal gives
 
 # %%
 tables = ["fft-3", "fft-4", "fft-5", "six-king-queen"]
 hands = {name: run_hands(load_rules(name), deals, seed) for name in tables}
-plots.poignee_by_preset({name: stats.poignee() for name, stats in hands.items()})
+dealt = f"{', '.join(tables)} · deal only, no bots · {deals:,} deals each"
+figure = plots.poignee_by_preset({name: stats.poignee() for name, stats in hands.items()})
+figure.suptitle(f"Poignées by table\n{dealt}")
+figure
 
 # %% [markdown]
 # ## FFT, the older rules, trumps broken, and a changed poignée threshold
@@ -51,12 +58,14 @@ plots.poignee_by_preset({name: stats.poignee() for name, stats in hands.items()}
 # The last variant is a rules file that changes one number: a simple poignée from 9 trumps.
 
 # %%
-custom = Path(data_dir) / "poignee-9.toml"
+custom = root / data_dir / "poignee-9.toml"
 custom.parent.mkdir(parents=True, exist_ok=True)
 custom.write_text('extends = "fft-4"\n[poignee]\nthresholds = [9, 13, 15]\n', encoding="utf-8")
 variants = [load_rules(name) for name in ("fft-4", "legacy-4", "trumps-broken-4")]
 variants.append(load_rules(custom))
 comparison = compare_variants(variants, deals // 4, bots=bots, seed=seed)
+run = f"{', '.join(v.name for v in variants)} · {bots} bots · {deals // 4:,} deals, paired"
+print(f"{run}, counterfactual mode, seed {seed}")
 differences = comparison.differences()
 differences[differences["excludes_zero"]]
 
@@ -74,11 +83,14 @@ table = pd.DataFrame(
         for v, m, c in zip(shown["variant"], shown["measure"], shown["contract"], strict=True)
     ],
 )
-plots.variant_differences(table, title="Against fft-4 (paired, 95% intervals)")
+plots.variant_differences(table, title=f"Against fft-4 (95% intervals)\n{run}")
 
 # %% [markdown]
 # ## Tarocco: the dealer's advantage and the premiums
 
 # %%
-tarocco = play_tarocco_run(load_rules("tarocco"), deals - deals % 3, bots=bots, seed=seed)
+tarocco_rules = load_rules("tarocco")
+tarocco_deals = deals - deals % tarocco_rules.tarocco.match_deals  # whole matches
+tarocco = play_tarocco_run(tarocco_rules, tarocco_deals, bots=bots, seed=seed)
+print(f"tarocco · {bots} bots · {tarocco_deals:,} deals, seed {seed}")
 tarocco.summary()

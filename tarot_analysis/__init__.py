@@ -29,7 +29,7 @@ WITHOUT_COMPILED_CODE = frozenset(
         "one_hand.py",
         "plots.py",
         "replay.py",
-        "report.py",
+        "report",
     }
 )
 

@@ -1,50 +1,165 @@
-"""Every notebook runs from top to bottom with small parameters.
+"""The README's command executes every notebook, and every chart says what it was drawn from.
 
-The notebooks are plain-text percent scripts (paired with jupytext). Each is read into a
-notebook, its ``parameters`` cell replaced by small values (as papermill does), and executed
-in a real Jupyter kernel: a notebook that breaks fails the suite.
+The command is read from the README (the line of its shell blocks that starts with
+``make notebooks``) and run as a user runs it, with small deal counts and temporary folders
+given as Make variables. Each executed notebook must hold no error and no warning, draw its
+charts, and say which bots played how many deals; and the code of every cell that draws a chart
+must put a description of its run (rules, bots, deals) in the chart's title.
 """
 
 from __future__ import annotations
 
+import ast
+import os
+import re
+import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import jupytext
-import pytest
-from nbclient import NotebookClient
+import nbformat
 
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks").glob("*.py"))
+ROOT = Path(__file__).parent.parent
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.py"))
 
-SMALL: dict[str, dict[str, Any]] = {
-    "hand_distributions": {"deals": 20_000},
-    "contract_success": {"deals": 8_000},
-    "bidding_guidance": {"deals": 20_000},
-    "rule_variants": {"deals": 4_000},
+#: Deals for each notebook, as the Make variables of ``make notebooks``.
+SMALL = {
+    "HAND_DEALS": 20_000,
+    "CONTRACT_DEALS": 8_000,
+    "GUIDANCE_DEALS": 20_000,
+    "VARIANT_DEALS": 4_000,
+}
+#: What each executed notebook prints of its run, with the deals above.
+PRINTED = {
+    "hand_distributions": "deal only, no bots · 20,000 deals",
+    "contract_success": "heuristic bots · 2,000 deals",
+    "bidding_guidance": "heuristic bots · 20,000 deals",
+    "rule_variants": "heuristic bots · 1,000 deals",
+}
+#: The functions of tarot_analysis.plots that draw a figure.
+CHARTS = {
+    "calibration",
+    "distribution",
+    "expected_score_by_score",
+    "petit_sec_by_preset",
+    "poignee_by_preset",
+    "recommended_map",
+    "success_by_score",
+    "taker_points",
+    "variant_differences",
 }
 
 
-def with_parameters(notebook: Any, values: dict[str, Any]) -> None:
-    """Append the small values to the cell tagged ``parameters``, as papermill injects them."""
+def readme_command() -> list[str]:
+    """The command of the README's shell blocks that executes the notebooks."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```sh\n(.*?)^```", readme, flags=re.MULTILINE | re.DOTALL)
+    lines = [
+        line.split("#")[0].strip()
+        for block in blocks
+        for line in block.splitlines()
+        if line.startswith("make notebooks")
+    ]
+    assert len(lines) == 1, f"the README should give one `make notebooks` command, not {lines}"
+    return shlex.split(lines[0])
+
+
+def outputs(notebook: Any) -> list[Any]:
+    return [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
+
+
+def chart_cells(notebook: Any) -> list[ast.Module]:
+    """The code cells that draw a chart, parsed (magics left out)."""
+    cells = []
     for cell in notebook.cells:
-        if "parameters" in cell.get("metadata", {}).get("tags", []):
-            cell.source += "\n" + "\n".join(f"{k} = {v!r}" for k, v in values.items())
-            return
-    raise AssertionError("the notebook has no cell tagged 'parameters'")
+        if cell.cell_type != "code":
+            continue
+        code = "\n".join(line for line in cell.source.splitlines() if not line.startswith("%"))
+        tree = ast.parse(code)
+        if any(
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "plots"
+            and node.func.attr in CHARTS
+            for node in ast.walk(tree)
+        ):
+            cells.append(tree)
+    return cells
 
 
-def test_every_notebook_is_listed_with_small_parameters() -> None:
-    assert {path.stem for path in NOTEBOOKS} <= set(SMALL)
-    assert NOTEBOOKS
+def descriptions(notebook: Any) -> set[str]:
+    """Names given an f-string that says which bots (or none) played how many deals."""
+    names = set()
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        code = "\n".join(line for line in cell.source.splitlines() if not line.startswith("%"))
+        for node in ast.walk(ast.parse(code)):
+            if not (isinstance(node, ast.Assign) and isinstance(node.value, ast.JoinedStr)):
+                continue
+            text = "".join(
+                str(part.value) for part in node.value.values if isinstance(part, ast.Constant)
+            )
+            if " bots · " in text and " deals" in text:
+                names |= {target.id for target in node.targets if isinstance(target, ast.Name)}
+    return names
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_notebook_runs(path: Path, tmp_path: Path) -> None:
-    notebook = jupytext.read(path)
-    with_parameters(notebook, SMALL[path.stem] | {"data_dir": str(tmp_path)})
-    client = NotebookClient(notebook, timeout=300, kernel_name="python3",
-                            resources={"metadata": {"path": str(tmp_path)}})  # fmt: skip
-    client.execute()
-    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
-    assert not [o for o in outputs if o.get("output_type") == "error"]
-    assert any("image/png" in o.get("data", {}) for o in outputs)  # charts were drawn
+def titles(tree: ast.Module) -> list[ast.expr]:
+    """What a cell passes as a title: ``title=`` of a chart, or a figure's ``suptitle``."""
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        found += [keyword.value for keyword in node.keywords if keyword.arg == "title"]
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "suptitle":
+            found += node.args[:1]
+    return found
+
+
+def test_every_chart_title_names_rules_bots_and_deals() -> None:
+    assert {path.stem for path in NOTEBOOKS} == set(PRINTED)
+    for path in NOTEBOOKS:
+        notebook = jupytext.read(path)
+        named = descriptions(notebook)
+        assert named, f"{path.name} describes no run (rules · bots · deals)"
+        cells = chart_cells(notebook)
+        assert cells, f"{path.name} draws no chart"
+        for tree in cells:
+            used = {
+                node.id
+                for title in titles(tree)
+                for node in ast.walk(title)
+                if isinstance(node, ast.Name)
+            }
+            assert used & named, (
+                f"{path.name}: a chart's title does not name its run:\n{ast.unparse(tree)}"
+            )
+
+
+def test_readme_command_executes_every_notebook(tmp_path: Path) -> None:
+    out, data = tmp_path / "notebooks", tmp_path / "data"
+    command = readme_command()
+    assert command[:2] == ["make", "notebooks"]
+    command += [f"{name}={value}" for name, value in SMALL.items()]
+    command += [f"NOTEBOOKS_OUT={out}", f"NOTEBOOKS_DATA={data}"]
+    # A `make test VARIABLE=...` above this test must not reach the command's own variables.
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    done = subprocess.run(
+        command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200, check=False
+    )
+    assert done.returncode == 0, f"{shlex.join(command)} failed:\n{done.stdout}\n{done.stderr}"
+
+    assert sorted(path.stem for path in out.glob("*.ipynb")) == sorted(PRINTED)
+    for name, printed in PRINTED.items():
+        notebook = nbformat.read(out / f"{name}.ipynb", as_version=4)
+        cells = outputs(notebook)
+        errors = [o for o in cells if o.output_type == "error" or o.get("name") == "stderr"]
+        assert not errors, f"{name}: {errors}"
+        images = [o for o in cells if "image/png" in o.get("data", {})]
+        assert images, f"{name} shows no chart"
+        assert len(images) == len(chart_cells(notebook)), f"{name}: a chart was not drawn"
+        stdout = "".join(o.text for o in cells if o.get("name") == "stdout")
+        assert printed in stdout, f"{name} does not say {printed!r}:\n{stdout}"

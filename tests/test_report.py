@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import subprocess
+import unicodedata
 from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
@@ -223,7 +224,7 @@ def test_report_states_its_metadata(built: Built) -> None:
         assert expected in metadata
     assert re.search(r"Seed\s+1\b", metadata)
     assert "SeedSequence(seed, spawn_key=(i,))" in metadata
-    assert "RULES.md" in metadata  # where the preset's rules come from
+    assert "docs/rules.md#fft-4" in metadata  # where the preset's rules come from
     assert "Exact-vs-simulated checks" in built.text
     assert "How to read this report" in built.text
 
@@ -279,7 +280,7 @@ def test_bad_options_fail_before_any_run(tmp_path: Path) -> None:
 def test_no_browser_means_no_pdf(
     built: Built, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(report, "find_chromium", lambda: None)
+    monkeypatch.setattr(report.pdf, "find_chromium", lambda: None)
     with pytest.raises(TarotInputError, match="no headless Chromium found"):
         report.render_pdf(built.path, tmp_path / "report.pdf")
     assert not (tmp_path / "report.pdf").exists()
@@ -333,8 +334,163 @@ def test_every_chart_renders_in_a_headless_browser(
     assert dom.tables["table-bouts"].header[-1] == "exact"
 
 
-def test_report_prints_to_pdf(built: Built, chromium: str, tmp_path: Path) -> None:
+@dataclass
+class PrintedPage:
+    """A page of the PDF: its size in points, its text, where its text lies, its images."""
+
+    width: float
+    height: float
+    text: str
+    right_edges: list[float]  # the x of every piece of text, in points from the left
+    images: int
+
+
+def read_pdf(path: Path) -> list[PrintedPage]:
+    from pypdf import PdfReader
+
+    pages = []
+    for page in PdfReader(path).pages:
+        xs: list[float] = []
+
+        def visit(text: str, cm: Any, tm: Any, font: Any, size: Any, xs: list[float] = xs) -> None:
+            if text.strip():
+                xs.append(tm[4] * cm[0] + tm[5] * cm[2] + cm[4])
+
+        text = page.extract_text(visitor_text=visit)
+        box = page.mediabox
+        pages.append(PrintedPage(float(box.width), float(box.height), text, xs, len(page.images)))
+    return pages
+
+
+@pytest.fixture(scope="module")
+def printed(built: Built, chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
     del chromium  # render_pdf finds the browser itself
-    pdf = report.render_pdf(built.path, tmp_path / "report.pdf")
-    content: Any = pdf.read_bytes()
+    return report.render_pdf(built.path, tmp_path_factory.mktemp("pdf") / "report.pdf")
+
+
+def _squeezed(text: str) -> str:
+    """Text without its white space (a header wrapped onto two lines reads as one) and its
+    ligatures written out (the PDF's "ﬁ" is "fi")."""
+    return re.sub(r"\s+", "", unicodedata.normalize("NFKC", text))
+
+
+def test_report_prints_on_a4_and_loses_no_column(built: Built, printed: Path) -> None:
+    content: Any = printed.read_bytes()
     assert content.startswith(b"%PDF") and len(content) > 50_000
+    pages = read_pdf(printed)
+    for page in pages:  # A4: 210 × 297 mm, 595.3 × 841.9 points
+        assert abs(page.width - 595.3) < 2 and abs(page.height - 841.9) < 2, page
+        assert all(0 <= x < page.width for x in page.right_edges)
+    text = _squeezed("".join(page.text for page in pages))
+    tables = read_report(built.text).tables
+    assert len(tables) > 20
+    for key, table in tables.items():
+        for header in table.header:
+            assert _squeezed(header) in text, (key, header)
+    # The summary fills the first page; the contents follow, numbered as the headings.
+    first, second = (unicodedata.normalize("NFKC", page.text) for page in pages[:2])
+    assert "1 Summary" in first and "Contents" not in first
+    assert "Contents" in second and "2 How to read this report" in second
+
+
+def test_printed_report_has_no_near_empty_page(printed: Path) -> None:
+    pages = read_pdf(printed)
+    assert len(pages) >= 8
+    for number, page in enumerate(pages[:-1], start=1):
+        # A page of text holds thousands of characters; a chart and its caption, one image.
+        assert len(page.text) > 600 or page.images, (number, len(page.text))
+
+
+def _sections(text: str) -> list[str]:
+    return re.findall(r'<section id="([^"]+)">', text)
+
+
+def _heading_texts(text: str) -> dict[str, str]:
+    """Every numbered heading of the page by the id a link points to."""
+    found = {
+        key: title for key, title in re.findall(r'<section id="([^"]+)">\s*<h2>([^<]+)</h2>', text)
+    }
+    found.update(re.findall(r'<h3 id="([^"]+)">([^<]+)</h3>', text))
+    return found
+
+
+def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None:
+    sections = _sections(built.text)
+    assert sections[0] == "summary" and sections[-1] == "limits", sections
+    headings = _heading_texts(built.text)
+    assert headings["summary"] == "1 Summary"
+    assert headings["limits"] == f"{len(sections)} What this does not say"
+    tables = read_report(built.text).tables
+    summary = tables["table-summary-thresholds"]
+    assert summary.header == ["contract", "from (fitted)", "95% interval", "skipped", "published"]
+    # The summary's thresholds are the detailed table's rows for Chavey's count.
+    detailed = [row for row in tables["table-thresholds"].rows if row[0] == "Chavey's count"]
+    assert [row[0] for row in summary.rows] == [row[1] for row in detailed]
+    assert [row[1:3] for row in summary.rows] == [row[2:4] for row in detailed]
+    assert [row[-1] for row in summary.rows] == ["40", "56", "71", "81"]
+    contracts = tables["table-summary-contracts"]
+    assert [row[0] for row in contracts.rows] == [r[0] for r in tables["table-contracts"].rows]
+    summary_html = built.text.split('<section id="summary">')[1].split("</section>")[0]
+    assert "random at every seat" in summary_html and "random legal card" in summary_html
+    finding = re.search(r"Best contract by Chavey count:</strong> ([^<]+)\.", summary_html)
+    assert finding and finding[1] in built.text.split('<section id="guidance">')[1]
+    assert "chosen on half of the deals" in summary_html  # the loss out of sample
+    # No run of other bots beside it: the summary says which command makes one.
+    assert "table-stronger-play" not in tables
+    assert "--bots heuristic" in summary_html
+    # Links to every other section, by their numbered headings.
+    for key in sections[1:]:
+        assert f'<a href="#{key}">{headings[key]}</a>' in summary_html
+
+
+def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
+    built: Built, tmp_path: Path
+) -> None:
+    from tarot_analysis.guidance import run_guidance
+    from tarot_analysis.rules import load_rules
+    from tarot_analysis.runner import read_dataset
+
+    data = tmp_path / "data"
+    shutil.copytree(built.data, data)
+    rules = load_rules("fft-4")
+    # Dealt otherwise (chunks of 500, not the report's 50,000): not the same hands, not shown.
+    run_guidance(rules, 1_000, data / "guidance-fft-4-heuristic-seed1-1000", bots="heuristic",
+                 seed=SEED, chunk_size=500)  # fmt: skip
+    path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
+    assert "table-stronger-play" not in read_report(path.read_text(encoding="utf-8")).tables
+    other = data / "guidance-fft-4-heuristic-seed1-2000"
+    run_guidance(rules, 2_000, other, bots="heuristic", seed=SEED, chunk_size=50_000)
+    path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
+    table = read_report(path.read_text(encoding="utf-8")).tables["table-stronger-play"]
+    assert table.header[-1] == "Garde, heuristic − random"
+    assert [row[0] for row in table.rows][:2] == ["below 40", "40–55"]
+    # The Garde's change below 40, recomputed deal by deal from the two runs' rows.
+    ours = read_dataset(built.data / f"guidance-fft-4-random-seed{SEED}-{DEALS}").to_pandas()
+    theirs = read_dataset(other).to_pandas()
+    both = ours.merge(theirs, on="deal", suffixes=("", "_other"))
+    both = both[~both["redeal"] & ~both["redeal_other"] & (both["chavey"] < 40)]
+    change = (both["score_garde_other"] - both["score_garde"]).mean()
+    assert table.rows[0][1] == f"{len(both):,}"
+    assert table.rows[0][-1].startswith(f"{change:+.1f} (")
+
+
+def test_contents_are_numbered_as_the_headings(built: Built) -> None:
+    ids = re.findall(r'\bid="([^"]+)"', built.text)
+    assert len(ids) == len(set(ids))  # every link leads to one place
+    headings = _heading_texts(built.text)
+    nav = built.text.split('<nav aria-label="Contents">')[1].split("</nav>")[0]
+    links = re.findall(r'<a href="#([^"]+)">([^<]+)</a>', nav)
+    assert len(links) >= 25
+    for key, text in links:
+        assert headings[key] == text, key
+    tops = [text.split(" ")[0] for key, text in links if key in _sections(built.text)]
+    assert tops == [str(n) for n in range(1, len(tops) + 1)]
+    for _key, text in links:
+        number = text.split(" ")[0]
+        assert re.fullmatch(r"\d+(\.\d+)?", number), text
+
+
+def test_the_map_table_runs_down_the_page(built: Built) -> None:
+    table = read_report(built.text).tables["table-recommended-map"]
+    assert table.header == ["trumps \\ bouts", "0 bouts", "1 bout", "2 bouts", "3 bouts"]
+    assert table.rows[0][0] == "0 trumps"
