@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Final, cast
 
 import pandas as pd
@@ -113,6 +114,11 @@ def _contracts(auction: Stored, context: Context) -> Table:
     return Table("summary-contracts", caption, header, rows)
 
 
+def _points(value: object) -> str:
+    """``6.35``; a value that rounds to zero written ``0.00``, never ``-0.00``."""
+    return f"{round(float(cast(float, value)), 2) + 0.0:.2f}"
+
+
 def _loss_sentence(guidance: Guidance) -> str:
     loss = guidance.tables["threshold_loss"]
     if "chavey" not in loss.index:
@@ -120,16 +126,16 @@ def _loss_sentence(guidance: Guidance) -> str:
     row = loss.loc["chavey"]
     text = (
         f"Bidding by Chavey's published thresholds loses "
-        f"{row['mean_loss']:.2f} ± {row['loss_ci_half_width']:.2f} points a deal against the "
-        f"best contract at each count ({row['out_of_sample_loss']:.2f} ± "
-        f"{row['out_of_sample_ci_half_width']:.2f} out of sample: chosen on half of the deals, "
-        "scored on the other)"
+        f"{_points(row['mean_loss'])} ± {_points(row['loss_ci_half_width'])} points a deal "
+        f"against the best contract at each count ({_points(row['out_of_sample_loss'])} ± "
+        f"{_points(row['out_of_sample_ci_half_width'])} out of sample: chosen on half of the "
+        "deals, scored on the other)"
     )
     if "chavey_fitted" in loss.index:
         fitted = loss.loc["chavey_fitted"]
         text += (
-            f"; the fitted thresholds lose {fitted['out_of_sample_loss']:.2f} ± "
-            f"{fitted['out_of_sample_ci_half_width']:.2f} out of sample"
+            f"; the fitted thresholds lose {_points(fitted['out_of_sample_loss'])} ± "
+            f"{_points(fitted['out_of_sample_ci_half_width'])} out of sample"
         )
     return text + "."
 
@@ -162,10 +168,10 @@ def stronger_play(
     other = (
         "heuristic" if label_ours == "random" else "pimc" if label_ours != "pimc" else "heuristic"
     )
+    suggested = Path(data_dir) / f"guidance-{context.rules.name}-{other}-seed{context.seed}-3000"
     command = (
         f"tarot-analysis guidance --rules {context.rules_argument} --deals 3000 --bots {other} "
-        f"--seed {context.seed} --data {os.fspath(data_dir)}/guidance-{context.rules.name}-"
-        f"{other}-seed{context.seed}-3000"
+        f"--seed {context.seed} --data {suggested.as_posix()}"
     )
     if ours is None:
         return ""
