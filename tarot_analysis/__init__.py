@@ -26,6 +26,7 @@ WITHOUT_COMPILED_CODE = frozenset(
         "env.py",
         "guidance.py",
         "memory.py",
+        "odds.py",
         "one_hand.py",
         "plots.py",
         "replay.py",

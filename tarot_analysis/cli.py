@@ -114,6 +114,21 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--json", action="store_true", help="print one JSON object")
     add_cluster_options(hand)
 
+    odds = commands.add_parser(
+        "odds",
+        help="one hand: exact odds of where the cards it lacks lie",
+        description=(
+            "Exact chances, from the hand alone (and the dog once seen): how each suit's missing "
+            "cards split, whether its king and queen pass, how the trumps split, whether another "
+            "player holds a poignée, where the bouts are, what the dog brings."
+        ),
+    )
+    odds.add_argument("cards", help='the hand, e.g. "21 19 12 6 1 E KH CH 10H 8H 1H JD ..."')
+    odds.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
+    odds.add_argument("--seat", type=int, default=0, help="the seat holding it (default 0)")
+    odds.add_argument("--dog", default=None, metavar="CARDS", help="the dog's cards, once seen")
+    odds.add_argument("--json", action="store_true", help="print one JSON object")
+
     guidance = commands.add_parser(
         "guidance",
         help="bidding guidance: success and expected score per contract by hand evaluation",
@@ -171,6 +186,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _replay(args)
         if args.command == "hand":
             return _hand(args)
+        if args.command == "odds":
+            return _odds(args)
         if args.command == "solve":
             return _solve(args)
         if args.command == "guidance":
@@ -370,6 +387,16 @@ def _play_tarocco(args: argparse.Namespace, rules: Any) -> int:
     return 0
 
 
+def _odds(args: argparse.Namespace) -> int:
+    from tarot_analysis.odds import hand_odds, odds_text
+    from tarot_analysis.rules import load_rules
+
+    rules = load_rules(args.rules)
+    odds = hand_odds(args.cards, rules, seat=args.seat, dog=args.dog)
+    print(json.dumps(odds.to_json(), indent=2) if args.json else odds_text(odds))
+    return 0
+
+
 def _hand(args: argparse.Namespace) -> int:
     from tarot_analysis.cards import Hand
     from tarot_analysis.rules import load_rules
@@ -385,10 +412,16 @@ def _hand(args: argparse.Namespace) -> int:
             seed=args.seed, threads=args.threads, client=client,
         )  # fmt: skip
     elapsed = time.perf_counter() - started
+    from tarot_analysis.odds import hand_odds, odds_text
+
+    odds = hand_odds(held, rules, seat=args.seat)  # exact, from the hand alone
     if args.json:
-        print(json.dumps(analysis.to_json() | {"seconds": round(elapsed, 3)}, indent=2))
+        found = analysis.to_json() | {"odds": odds.to_json(), "seconds": round(elapsed, 3)}
+        print(json.dumps(found, indent=2))
         return 0
     print(_hand_report(analysis, elapsed, args.seed))
+    print()
+    print(odds_text(odds))
     return 0
 
 

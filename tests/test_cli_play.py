@@ -183,9 +183,12 @@ def test_hand_gives_every_contract_a_bid_and_evaluations(
     assert choice["best"] == result["recommended"] != choice["runner_up"]
     assert choice["tie"] == (choice["ci_low"] <= 0) and choice["n"] <= 2000
     assert result["dog"]["bouts"] == {"0": 1.0}  # every bout is in the hand
+    # The exact odds beside the simulation: the king of hearts, 9 hearts out in 60 cards.
+    assert round(result["odds"]["suits"]["H"]["king_passes"], 4) == 0.9098
     code, out, _ = run(capsys, "hand", "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC",
                        "--rules", "fft-5", "--deals", "500")  # fmt: skip
     assert code == 0 and "Call:" in out and "Recommended bid" in out
+    assert "Odds of" in out and "partner" in out
 
 
 def test_hand_names_a_bad_card(capsys: pytest.CaptureFixture[str]) -> None:
