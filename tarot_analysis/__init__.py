@@ -23,6 +23,7 @@ WITHOUT_COMPILED_CODE = frozenset(
         "arguments.py",
         "cli.py",
         "compare.py",
+        "ecart.py",
         "env.py",
         "guidance.py",
         "memory.py",

@@ -111,6 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     hand.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     hand.add_argument("--threads", type=positive, default=None)
+    hand.add_argument(
+        "--dog", default=None, metavar="CARDS",
+        help="the dog's cards: the odds once it is seen, and the écarts ranked",
+    )  # fmt: skip
+    hand.add_argument(
+        "--ecart-deals", type=positive, default=2_000,
+        help="deals played for each candidate écart (default 2,000)",
+    )  # fmt: skip
     hand.add_argument("--json", action="store_true", help="print one JSON object")
     add_cluster_options(hand)
 
@@ -403,8 +411,11 @@ def _hand(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     held = Hand.parse(args.cards, size=rules.hand_size)
+    from tarot_analysis.odds import hand_odds, odds_text
     from tarot_analysis.one_hand import analyse_hand
 
+    # Exact, from what is seen; a bad dog is refused here, before any deal.
+    odds = hand_odds(held, rules, seat=args.seat, dog=args.dog)
     started = time.perf_counter()
     with dask_client(args.scheduler, args.workers) as client:
         analysis = analyse_hand(
@@ -412,16 +423,26 @@ def _hand(args: argparse.Namespace) -> int:
             seed=args.seed, threads=args.threads, client=client,
         )  # fmt: skip
     elapsed = time.perf_counter() - started
-    from tarot_analysis.odds import hand_odds, odds_text
+    advice = None
+    if args.dog is not None:
+        from tarot_analysis.ecart import ecart_advice
 
-    odds = hand_odds(held, rules, seat=args.seat)  # exact, from the hand alone
+        advice = ecart_advice(
+            held, args.dog, rules, seat=args.seat, deals=args.ecart_deals,
+            bots=_bots(args.bots, rules.players), seed=args.seed,
+        )  # fmt: skip
     if args.json:
-        found = analysis.to_json() | {"odds": odds.to_json(), "seconds": round(elapsed, 3)}
-        print(json.dumps(found, indent=2))
+        found = analysis.to_json() | {"odds": odds.to_json()}
+        if advice is not None:
+            found["ecart"] = advice.to_json()
+        print(json.dumps(found | {"seconds": round(time.perf_counter() - started, 3)}, indent=2))
         return 0
     print(_hand_report(analysis, elapsed, args.seed))
     print()
     print(odds_text(odds))
+    if advice is not None:
+        print()
+        print(advice.text())
     return 0
 
 
@@ -475,12 +496,19 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
         + _choice_text(choice, "points a deal"),
     ]
     if analysis.call is not None:
-        calls = ", ".join(
-            f"{call} {row['mean_score']:+.1f} ({row['score_ci_low']:+.1f} to "
-            f"{row['score_ci_high']:+.1f}; {row['best_contract']})"
-            for call, row in analysis.calls.iterrows()
-        )
-        lines.append(f"Call: {analysis.call} — best expected score by card called: {calls}.")
+        lines.append(f"Call: {analysis.call} — the cards that may be called, best first:")
+        for call, row in analysis.calls.iterrows():
+            lead = (
+                "best"
+                if row["rank"] == 1
+                else f"{row['difference']:+.1f} ({row['difference_ci_low']:+.1f} to "
+                f"{row['difference_ci_high']:+.1f}) on the same deals"
+                + (", a tie" if row["tie"] else "")
+            )
+            lines.append(
+                f"  {row['rank']}. {call}: {row['mean_score']:+.1f} ({row['score_ci_low']:+.1f} "
+                f"to {row['score_ci_high']:+.1f}) in {row['best_contract']}; {lead}"
+            )
         if analysis.call_choice is not None:
             lines.append("  " + _choice_text(analysis.call_choice, "points a deal"))
     if analysis.dog:

@@ -20,6 +20,7 @@ from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import hand_features_of
 from tarot_analysis.play import Bots
 from tarot_analysis.rules import Rules
+from tarot_analysis.stats import Z_95
 
 __all__ = ["HandAnalysis", "analyse_hand"]
 
@@ -98,6 +99,11 @@ class HandAnalysis:
                     "mean_score": row["mean_score"],
                     "score_ci_low": row["score_ci_low"],
                     "score_ci_high": row["score_ci_high"],
+                    "rank": int(row["rank"]),
+                    "difference": row["difference"],
+                    "difference_ci_low": row["difference_ci_low"],
+                    "difference_ci_high": row["difference_ci_high"],
+                    "tie": bool(row["tie"]),
                 }
                 for name, row in self.calls.iterrows()
             },
@@ -128,6 +134,27 @@ def _dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, pd.Series]:
         )
         for feature in ("bouts", "trumps", "kings", "points")
     }
+
+
+def _ranked_calls(calls: pd.DataFrame, by_call: dict[str, pd.Series]) -> pd.DataFrame:
+    """The calls, best first, each with its difference from the best call, deal by deal on the
+    same deals, its 95% interval, and whether the two are a tie (the interval reaches 0)."""
+    ranked = calls.sort_values("mean_score", ascending=False)
+    best = by_call[str(ranked.index[0])]
+    differences = []
+    for name in ranked.index:
+        paired = (by_call[str(name)] - best).to_numpy(dtype=float)
+        mean = float(paired.mean())
+        half = Z_95 * float(paired.std(ddof=1)) / np.sqrt(len(paired)) if len(paired) > 1 else 0.0
+        differences.append((mean, mean - half, mean + half))
+    ranked["rank"] = np.arange(1, len(ranked) + 1)
+    ranked["difference"] = [d[0] for d in differences]
+    ranked["difference_ci_low"] = [d[1] for d in differences]
+    ranked["difference_ci_high"] = [d[2] for d in differences]
+    ranked["tie"] = [
+        rank > 1 and d[2] >= 0 for rank, d in zip(ranked["rank"], differences, strict=True)
+    ]
+    return ranked
 
 
 def analyse_hand(
@@ -194,7 +221,7 @@ def analyse_hand(
                 if float(means.max()) > best_score:
                     best, best_score = outcomes, float(means.max())
     assert best is not None
-    calls = pd.DataFrame(rows).set_index("call") if rows else pd.DataFrame()
+    calls = _ranked_calls(pd.DataFrame(rows).set_index("call"), by_call) if rows else pd.DataFrame()
     # The calls are played on the same deals (one seed): compared deal by deal. With six
     # players, the kings tried first and the queens beside the best king all compete.
     call_choice = paired_choice(pd.DataFrame(by_call)) if len(by_call) > 1 else None

@@ -1,0 +1,137 @@
+"""Écart advice: the candidates of the stated rule, each legal, and their ranking by paired
+simulation on the same deals, recomputed here from the per-deal scores."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from tarot_analysis import cards
+from tarot_analysis.cli import main
+from tarot_analysis.ecart import candidate_ecarts, ecart_advice
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.rules import load_rules
+from tarot_analysis.stats import Z_95
+
+HAND = "21 19 12 6 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S 3D"
+DOG = "2 3 KS 5D 9C 4C"
+DEALS = 600
+
+
+@pytest.fixture(scope="module")
+def advice():  # type: ignore[no-untyped-def]
+    return ecart_advice(HAND, DOG, load_rules("fft-4"), deals=DEALS, seed=3)
+
+
+def test_candidates_follow_the_rule_and_the_rules() -> None:
+    rules = load_rules("fft-4")
+    found = candidate_ecarts(cards.Hand(HAND), cards.Hand(DOG), rules)
+    assert {"low cards", "points kept", "void D, low cards", "void C, points"} <= set(found)
+    pool = set(cards.Hand(HAND).cards) | set(cards.Hand(DOG).cards)
+    for ecart in found.values():
+        assert len(ecart) == rules.dog_size and set(ecart) <= pool
+        # FFT: never a king, a trump or the Excuse while other cards may go.
+        assert not any(cards.IS_KING[c] or cards.IS_TRUMP[c] or c == cards.EXCUSE for c in ecart)
+    assert len({tuple(e) for e in found.values()}) == len(found)
+    # Spades cannot be voided: the king of spades, from the dog, must stay.
+    assert not any(name.startswith("void S") for name in found)
+    diamonds = [c for c in found["void D, low cards"] if cards.SUIT[c] == cards.DIAMONDS]
+    assert len(diamonds) == 4  # every diamond of the 24 cards
+
+
+def test_when_too_few_cards_may_go_the_rules_choose() -> None:
+    rules = load_rules("fft-4")
+    hand = cards.Hand("21 20 19 18 17 16 15 14 13 12 11 10 9 8 7 6 E KH")
+    dog = cards.Hand("KS KD KC 5 4 2H")
+    found = candidate_ecarts(hand, dog, rules)
+    assert list(found) == ["forced by the rules"]
+    ecart = found["forced by the rules"]
+    assert cards.suit_card(cards.HEARTS, 1) in ecart  # the one free card, then the low trumps
+    assert not any(cards.IS_BOUT[c] or cards.IS_KING[c] for c in ecart)
+
+
+def test_ranking_is_recomputed_from_the_deals(advice) -> None:  # type: ignore[no-untyped-def]
+    scores = advice.scores
+    assert list(scores.columns) == list(advice.table.index)
+    assert advice.deals == len(scores) <= DEALS
+    best = scores.iloc[:, 0]
+    for name, row in advice.table.iterrows():
+        values = scores[name]
+        assert math.isclose(row["mean_score"], values.mean())
+        assert math.isclose(row["half_width"], Z_95 * values.std(ddof=1) / math.sqrt(len(values)))
+        if row["rank"] == 1:
+            continue
+        paired = values - best
+        half = Z_95 * paired.std(ddof=1) / math.sqrt(len(paired))
+        assert math.isclose(row["difference"], paired.mean())
+        assert math.isclose(row["ci_high"], paired.mean() + half)
+        assert row["tie"] == (row["ci_high"] >= 0)
+        assert row["difference"] <= 0
+    # On the same deals the differences are tighter than side by side; deals paired at random
+    # (as if each écart had its own deals) are not.
+    rows = advice.table.iloc[1:]
+    side_by_side = np.hypot(rows["half_width"], advice.table["half_width"].iloc[0])
+    paired_half = (rows["ci_high"] - rows["ci_low"]) / 2
+    assert (paired_half / side_by_side).mean() < 0.9
+    shuffled = best.sample(frac=1, random_state=0).to_numpy()
+    unpaired = [
+        Z_95 * (scores[name].to_numpy() - shuffled).std(ddof=1) / math.sqrt(len(best))
+        for name in rows.index
+    ]
+    assert (np.array(unpaired) / side_by_side).mean() > 0.9
+
+
+def test_the_same_seed_gives_the_same_advice(advice) -> None:  # type: ignore[no-untyped-def]
+    again = ecart_advice(HAND, DOG, load_rules("fft-4"), deals=DEALS, seed=3)
+    assert again.table.equals(advice.table)
+
+
+def test_hand_with_a_dog_ranks_the_ecarts(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["hand", HAND, "--dog", DOG, "--deals", "300", "--ecart-deals", "300", "--json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    ranked = data["ecart"]["ecarts"]
+    assert ranked[0]["rank"] == 1 and len(ranked) >= 4
+    assert data["odds"]["dog_seen"] is not None
+    assert main(["hand", HAND, "--dog", "21 3 KS 5D 9C 4C"]) == 2
+    assert "both in the hand and in the dog" in capsys.readouterr().err
+
+
+def test_bad_contract_or_dog_is_refused() -> None:
+    rules = load_rules("fft-4")
+    with pytest.raises(TarotInputError, match="écart is made in"):
+        ecart_advice(HAND, DOG, rules, contract="garde_sans")
+    with pytest.raises(TarotInputError, match="6 cards"):
+        ecart_advice(HAND, "2 3", rules)
+
+
+def test_every_card_that_may_be_called_is_ranked_against_the_best() -> None:
+    from tarot_analysis.one_hand import analyse_hand
+
+    analysis = analyse_hand(
+        "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC", load_rules("fft-5"), deals=400, seed=2,
+        bots="heuristic",
+    )  # fmt: skip
+    calls = analysis.calls
+    assert list(calls["rank"]) == list(range(1, len(calls) + 1)) and len(calls) == 4
+    assert list(calls["mean_score"]) == sorted(calls["mean_score"], reverse=True)
+    best = calls.iloc[0]
+    assert best["difference"] == 0 and not best["tie"]
+    for _, row in calls.iloc[1:].iterrows():
+        # On the same deals, the mean of the differences is the difference of the means.
+        assert math.isclose(row["difference"], row["mean_score"] - best["mean_score"], abs_tol=1e-9)
+        assert row["difference_ci_low"] <= row["difference"] <= row["difference_ci_high"]
+        assert row["tie"] == (row["difference_ci_high"] >= 0)
+    assert analysis.call == str(calls.index[0])
+
+
+def test_the_advice_of_the_docs_is_the_real_output() -> None:
+    from pathlib import Path
+
+    text = (Path(__file__).parent.parent / "docs" / "odds.md").read_text(encoding="utf-8")
+    shown = next(block for block in text.split("```\n") if block.startswith("Écart — "))
+    advice = ecart_advice(HAND, DOG, load_rules("fft-4"), bots="heuristic", seed=1)
+    assert shown.rstrip() == advice.text()
