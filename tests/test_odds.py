@@ -23,11 +23,12 @@ from tarot_analysis.rules import load_rules
 
 Z_999 = 3.29
 HANDS = {
+    "fft-3": "21 17 13 9 5 2 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S 3D KS 9S 2S 2C",
     "fft-4": "21 19 12 6 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S 3D",
     "fft-5": "21 15 9 4 KH QH 10H 8H QC CC 7C 6S 4S 3D 2D",
     "six-king-queen": "20 14 3 KH QH 8H QC 7C 6S 4S 3D KD",
 }
-SEATS = {"fft-4": 0, "fft-5": 2, "six-king-queen": 5}
+SEATS = {"fft-3": 1, "fft-4": 0, "fft-5": 2, "six-king-queen": 5}
 DEALS = 120_000
 
 
