@@ -12,6 +12,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, cast
 
 import numpy as np
@@ -118,6 +119,10 @@ def build_parser() -> argparse.ArgumentParser:
     hand.add_argument(
         "--ecart-deals", type=positive, default=2_000,
         help="deals played for each candidate écart (default 2,000)",
+    )  # fmt: skip
+    hand.add_argument(
+        "--html", default=None, metavar="FILE",
+        help="also write the hand's page: contracts, calls, odds and écarts, one HTML file",
     )  # fmt: skip
     hand.add_argument("--json", action="store_true", help="print one JSON object")
     add_cluster_options(hand)
@@ -414,8 +419,13 @@ def _hand(args: argparse.Namespace) -> int:
     from tarot_analysis.odds import hand_odds, odds_text
     from tarot_analysis.one_hand import analyse_hand
 
-    # Exact, from what is seen; a bad dog is refused here, before any deal.
+    # Exact, from what is seen; a bad dog, or a page that cannot be written, is refused here,
+    # before any deal.
     odds = hand_odds(held, rules, seat=args.seat, dog=args.dog)
+    if args.html is not None:
+        from tarot_analysis.simulate import check_output_path
+
+        check_output_path(Path(args.html))
     started = time.perf_counter()
     with dask_client(args.scheduler, args.workers) as client:
         analysis = analyse_hand(
@@ -431,6 +441,11 @@ def _hand(args: argparse.Namespace) -> int:
             held, args.dog, rules, seat=args.seat, deals=args.ecart_deals,
             bots=_bots(args.bots, rules.players), seed=args.seed,
         )  # fmt: skip
+    if args.html is not None:
+        from tarot_analysis.report.hand_page import write_hand_page
+
+        page = write_hand_page(args.html, analysis, odds, advice)
+        print(f"Page: {page}", file=sys.stderr)
     if args.json:
         found = analysis.to_json() | {"odds": odds.to_json()}
         if advice is not None:

@@ -135,3 +135,24 @@ def test_the_advice_of_the_docs_is_the_real_output() -> None:
     shown = next(block for block in text.split("```\n") if block.startswith("Écart — "))
     advice = ecart_advice(HAND, DOG, load_rules("fft-4"), bots="heuristic", seed=1)
     assert shown.rstrip() == advice.text()
+
+
+def test_the_hand_page_shows_the_odds_and_the_ecarts(
+    tmp_path: pytest.TempPathFactory, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from pathlib import Path
+
+    from tarot_analysis.odds import hand_odds
+
+    page = Path(str(tmp_path)) / "hand.html"
+    code = main(["hand", HAND, "--dog", DOG, "--deals", "300", "--ecart-deals", "300",
+                 "--html", str(page)])  # fmt: skip
+    assert code == 0 and f"Page: {page}" in capsys.readouterr().err
+    text = page.read_text(encoding="utf-8")
+    for key in ("hand-contracts", "hand-suits", "hand-trumps", "hand-ecarts"):
+        assert f'id="table-{key}"' in text
+    odds = hand_odds(HAND, load_rules("fft-4"), dog=DOG)
+    assert f"{odds.suits['H'].king_passes:.1%}" in text  # 94.7%, exact
+    assert "void D, low cards" in text and "http" not in text.split("<body")[1]
+    assert main(["hand", HAND, "--html", "/proc/hand.html"]) == 2
+    assert "/proc" in capsys.readouterr().err

@@ -26,6 +26,7 @@ The page is built from Jinja2 templates (``templates/``), one module per section
 ``reading``, ``bidding``, ``thresholds``, ``model``, ``contracts``, ``hands``, ``limits`` and
 ``run``; ``html`` holds the tables, charts and headings they share, ``runs`` the runs they read,
 ``build`` puts them together, ``pdf`` prints the page and ``command`` is the ``report`` command.
+``hand_page`` writes the page of one hand (``hand --html``) with the same templates.
 
 Long runs are kept and reused. The guidance run is the resumable Parquet dataset of the
 ``guidance`` command, in the same folder (``data/guidance-<rules>-<bots>-seed<seed>-<deals>``,

@@ -1,0 +1,211 @@
+"""The page of one hand: its contracts by simulation, its calls, its exact odds and, with the
+dog, its écarts ranked — one self-contained HTML file, built from the report's templates."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from tarot_analysis.report.html import (
+    Caption,
+    Section,
+    Table,
+    bots_text,
+    label,
+    mean_with_interval,
+    percent,
+    rate_with_interval,
+)
+
+if TYPE_CHECKING:
+    from tarot_analysis.ecart import EcartAdvice
+    from tarot_analysis.odds import HandOdds
+    from tarot_analysis.one_hand import HandAnalysis
+
+__all__ = ["write_hand_page"]
+
+_EXACT = "exact (no interval: a count of deals, not a sample)"
+
+
+def _caption(title: str, rules: str, bots: str, mode: str, n: str, interval: str) -> Caption:
+    return Caption(title, rules, bots, mode, n, interval)
+
+
+def _contracts(analysis: HandAnalysis) -> Table:
+    summary = analysis.outcomes.summary()
+    rows = [
+        [
+            label(str(name)),
+            f"{int(row['n']):,}",
+            rate_with_interval(row["rate"], row["ci_low"], row["ci_high"]),
+            mean_with_interval(row["mean_score"], (row["score_ci_high"] - row["score_ci_low"]) / 2),
+        ]
+        for name, row in summary.iterrows()
+    ]
+    choice = analysis.choice
+    note = f"Recommended: {label(analysis.recommended)} (pass scores 0)"
+    if choice.get("runner_up"):
+        tie = ", a tie" if choice.get("tie") else ""
+        note += (
+            f"; ahead of {label(str(choice['runner_up']))} by {choice['difference']:+.1f} "
+            f"({choice['ci_low']:+.1f} to {choice['ci_high']:+.1f}) deal by deal{tie}"
+        )
+    caption = _caption(
+        "Each contract played on the same deals", analysis.rules.name,
+        bots_text(analysis.bots), "counterfactual (the hand takes every contract)",
+        f"{analysis.deals:,} deals dealt around the hand",
+        "Wilson 95% on success, normal 95% on the mean score",
+    )  # fmt: skip
+    header = ["contract", "deals played", "made (95%)", "taker's mean score (95%)"]
+    return Table("hand-contracts", caption, header, rows, note=note + ".")
+
+
+def _calls(analysis: HandAnalysis) -> Table | None:
+    if analysis.calls.empty:
+        return None
+    rows = [
+        [
+            str(call),
+            label(str(row["best_contract"])),
+            mean_with_interval(row["mean_score"], (row["score_ci_high"] - row["score_ci_low"]) / 2),
+            "best"
+            if row["rank"] == 1
+            else f"{row['difference']:+.1f} ({row['difference_ci_low']:+.1f} to "
+            f"{row['difference_ci_high']:+.1f})" + (" ≈ tie" if row["tie"] else ""),
+        ]
+        for call, row in analysis.calls.iterrows()
+    ]
+    caption = _caption(
+        "The cards that may be called, best first", analysis.rules.name,
+        bots_text(analysis.bots), "counterfactual (each call played on the same deals)",
+        f"{analysis.deals:,} deals per call",
+        "normal 95% on the mean, and on the difference from the best, deal by deal",
+    )  # fmt: skip
+    header = ["call", "best contract", "mean score (95%)", "less the best call (95%)"]
+    return Table("hand-calls", caption, header, rows)
+
+
+def _odds_tables(odds: HandOdds) -> list[Table]:
+    exact = {"rules": odds.rules_name, "bots": "none (the cards alone decide it)"}
+    n = "every deal of the unseen cards" + ("" if odds.dog_seen is None else ", the dog seen")
+    suits = [
+        [
+            letter,
+            str(suit.held),
+            str(suit.missing),
+            "—" if suit.king_passes is None else percent(suit.king_passes),
+            "—" if suit.queen_passes_after_king is None else percent(suit.queen_passes_after_king),
+            ", ".join(f"{s.text()} {s.probability:.1%}" for s in suit.splits[:3]),
+        ]
+        for letter, suit in odds.suits.items()
+    ]
+    trumps = odds.trumps
+    trump_rows = [["missing trumps", str(trumps.missing)]]
+    trump_rows += [
+        [
+            "likeliest splits",
+            ", ".join(f"{s.text()} {s.probability:.1%}" for s in trumps.splits[:3]),
+        ]
+    ]
+    trump_rows += [
+        [f"another player holds a {level} poignée", f"{p:.2%}"]
+        for level, p in trumps.poignee.items()
+    ]
+    trump_rows += [
+        [
+            "the Petit out, with "
+            + ("one other trump" if most == 1 else f"1 to {most} other trumps"),
+            percent(p),
+        ]
+        for most, p in trumps.petit_short.items()
+    ]
+    trump_rows += [
+        [f"the {name.replace('_', ' ')} (lacked) in {where}", percent(p)]
+        for name, places in odds.bouts.items()
+        for where, p in places.items()
+    ]
+    tables = [
+        Table(
+            "hand-suits",
+            _caption("The suits: what is missing, whether the king and queen pass",
+                     mode="exact", n=n, interval=_EXACT, **exact),
+            ["suit", "held", "missing", "king passes", "queen passes after the king",
+             "likeliest splits (other hands; the dog)"],
+            suits,
+            note=odds.models["king_passes"] + " " + odds.models["queen_passes_after_king"],
+        ),
+        Table(
+            "hand-trumps",
+            _caption("The trumps and the bouts", mode="exact", n=n, interval=_EXACT, **exact),
+            ["question", "chance"], trump_rows,
+            note=odds.models["poignee"] + " " + odds.models["petit_short"],
+        ),
+    ]  # fmt: skip
+    if odds.dog:
+        rows = [
+            [
+                feature,
+                ", ".join(f"{k}: {p:.1%}" for k, p in sorted(law.items(), key=lambda i: -i[1])[:5]),
+            ]
+            for feature, law in odds.dog.items()
+        ]
+        caption = _caption("What the dog brings", mode="exact", n=n, interval=_EXACT, **exact)
+        tables.append(Table("hand-dog", caption, ["in the dog", "likeliest values"], rows))
+    return tables
+
+
+def _ecart(advice: EcartAdvice) -> Table:
+    rows = [
+        [
+            str(ecart),
+            str(row["why"]),
+            mean_with_interval(row["mean_score"], row["half_width"]),
+            "best"
+            if row["rank"] == 1
+            else f"{row['difference']:+.1f} ({row['ci_low']:+.1f} to {row['ci_high']:+.1f})"
+            + (" ≈ tie" if row["tie"] else ""),
+        ]
+        for ecart, row in advice.table.iterrows()
+    ]
+    caption = _caption(
+        f"The écarts, best first, in a {label(advice.contract)}", advice.rules_name,
+        bots_text(advice.bots), "the taker forced, each écart played on the same deals",
+        f"{advice.deals:,} deals around the hand and the dog",
+        "normal 95% on the mean, and on the difference from the best, deal by deal",
+    )  # fmt: skip
+    return Table(
+        "hand-ecarts", caption, ["écart", "idea", "mean score (95%)", "less the best (95%)"], rows
+    )
+
+
+def write_hand_page(
+    path: str | os.PathLike[str],
+    analysis: HandAnalysis,
+    odds: HandOdds,
+    advice: EcartAdvice | None = None,
+) -> Path:
+    """Write the page of one hand to ``path`` and return it."""
+    from tarot_analysis.report.build import render_page
+    from tarot_analysis.simulate import check_output_path
+
+    target = Path(path)
+    check_output_path(target)
+    calls = _calls(analysis)
+    values: dict[str, Any] = {
+        "odds": odds,
+        "contracts": _contracts(analysis),
+        "calls": calls,
+        "odds_tables": _odds_tables(odds),
+        "ecart": None if advice is None else _ecart(advice),
+    }
+    sections = [Section("hand", "This hand", "hand_page.html.j2", values)]
+    page = render_page(
+        f"One hand — {analysis.rules.name}",
+        f"{analysis.hand}, seat {analysis.seat}"
+        + ("" if odds.dog_seen is None else f", the dog {odds.dog_seen}")
+        + f"; {bots_text(analysis.bots)}.",
+        sections,
+    )
+    target.write_text(page, encoding="utf-8")
+    return target
