@@ -27,8 +27,10 @@ HANDS = {
     "fft-4": "21 19 12 6 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S 3D",
     "fft-5": "21 15 9 4 KH QH 10H 8H QC CC 7C 6S 4S 3D 2D",
     "six-king-queen": "20 14 3 KH QH 8H QC 7C 6S 4S 3D KD",
+    # Tarocco: the dealer's six extra cards stand where the dog does.
+    "tarocco": "21 17 13 9 5 2 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S 3D KS 9S 2S 2C",
 }
-SEATS = {"fft-3": 1, "fft-4": 0, "fft-5": 2, "six-king-queen": 5}
+SEATS = {"fft-3": 1, "fft-4": 0, "fft-5": 2, "six-king-queen": 5, "tarocco": 2}
 DEALS = 120_000
 
 
