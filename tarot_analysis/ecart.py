@@ -203,23 +203,12 @@ def ecart_advice(
 ) -> EcartAdvice:
     """Rank the candidate écarts of ``hand`` with ``dog`` by the taker's mean score in
     ``contract`` over ``deals`` deals (the same deals for each)."""
+    from tarot_analysis.odds import seen_cards
     from tarot_analysis.play import _bot_rng, _table
 
-    held = hand if isinstance(hand, cards.Hand) else cards.Hand.parse(hand)
-    seen = dog if isinstance(dog, cards.Hand) else cards.Hand.parse(dog)
-    if len(held) != rules.hand_size:
-        raise TarotInputError(
-            f"a hand of {rules.name} has {rules.hand_size} cards, got {len(held)}"
-        )
-    if rules.dog_size == 0 or len(seen) != rules.dog_size:
-        raise TarotInputError(
-            f"the dog of {rules.name} has {rules.dog_size} cards, got {len(seen)}"
-        )
-    both = sorted(set(held.cards) & set(seen.cards))
-    if both:
-        raise TarotInputError(
-            f"card {cards.format_cards(both[:1])} is both in the hand and in the dog"
-        )
+    held, seen = seen_cards(hand, dog, rules)
+    if seen is None:
+        raise TarotInputError("écart advice needs the dog's cards")
     names = [c.name for c in rules.contracts]
     if contract not in names or not rules.contracts[names.index(contract)].taker_takes_dog:
         taking = [c.name for c in rules.contracts if c.taker_takes_dog]

@@ -42,7 +42,17 @@ from tarot_analysis.errors import TarotInputError
 if TYPE_CHECKING:
     from tarot_analysis.rules import Rules
 
-__all__ = ["HandOdds", "Split", "SuitOdds", "TrumpOdds", "hand_odds", "odds_text", "split_law"]
+__all__ = [
+    "HandOdds",
+    "Split",
+    "SuitOdds",
+    "TrumpOdds",
+    "dog_laws",
+    "hand_odds",
+    "odds_text",
+    "seen_cards",
+    "split_law",
+]
 
 #: The "short" holdings of the Petit asked about: with at most this many other trumps.
 PETIT_SHORT: Final = (1, 2, 3)
@@ -282,10 +292,13 @@ def _counts(hand: cards.Hand) -> dict[str, int]:
     return counts
 
 
-def _dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, Any]:
-    """The exact laws of the dog's bouts, trumps, kings and points, seen from ``hand``."""
+def dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, Any]:
+    """The exact laws of the dog's bouts, trumps, kings and points, seen from ``hand`` (none
+    when the preset has no dog)."""
     from tarot_analysis.exact import dog_distribution
 
+    if rules.dog_size == 0:
+        return {}
     points = rules.card_points
     class_points = {
         "bout": points.bout, "king": points.king, "queen": points.queen,
@@ -305,6 +318,33 @@ def _dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, Any]:
     }
 
 
+def seen_cards(
+    hand: cards.Hand | str, dog: cards.Hand | str | None, rules: Rules
+) -> tuple[cards.Hand, cards.Hand | None]:
+    """The hand and, if given, the dog, checked: their sizes under ``rules``, and no card in
+    both."""
+    held = hand if isinstance(hand, cards.Hand) else cards.Hand.parse(hand, size=rules.hand_size)
+    if len(held) != rules.hand_size:
+        raise TarotInputError(
+            f"a hand of {rules.name} has {rules.hand_size} cards, got {len(held)}"
+        )
+    if dog is None:
+        return held, None
+    if rules.dog_size == 0:
+        raise TarotInputError(f"{rules.name} has no dog")
+    seen = dog if isinstance(dog, cards.Hand) else cards.Hand.parse(dog)
+    if len(seen) != rules.dog_size:
+        raise TarotInputError(
+            f"the dog of {rules.name} has {rules.dog_size} cards, got {len(seen)}"
+        )
+    both = sorted(set(held.cards) & set(seen.cards))
+    if both:
+        raise TarotInputError(
+            f"card {cards.format_cards(both[:1])} is both in the hand and in the dog"
+        )
+    return held, seen
+
+
 def hand_odds(
     hand: cards.Hand | str,
     rules: Rules,
@@ -314,29 +354,9 @@ def hand_odds(
 ) -> HandOdds:
     """The exact odds of ``hand`` at ``seat`` under ``rules``; with ``dog`` (the dog's cards,
     once seen) the unseen cards lie in the other hands only."""
-    held = hand if isinstance(hand, cards.Hand) else cards.Hand.parse(hand, size=rules.hand_size)
-    if len(held) != rules.hand_size:
-        raise TarotInputError(
-            f"a hand of {rules.name} has {rules.hand_size} cards, got {len(held)}"
-        )
+    held, seen_dog = seen_cards(hand, dog, rules)
     if not 0 <= seat < rules.players:
         raise TarotInputError(f"seat must be 0 to {rules.players - 1} in {rules.name}, got {seat}")
-    seen_dog: cards.Hand | None = None
-    if dog is not None:
-        if rules.dog_size == 0:
-            raise TarotInputError(f"{rules.name} has no dog")
-        seen_dog = (
-            dog if isinstance(dog, cards.Hand) else cards.Hand.parse(dog, size=rules.dog_size)
-        )
-        if len(seen_dog) != rules.dog_size:
-            raise TarotInputError(
-                f"the dog of {rules.name} has {rules.dog_size} cards, got {len(seen_dog)}"
-            )
-        both = sorted(set(held.cards) & set(seen_dog.cards))
-        if both:
-            raise TarotInputError(
-                f"card {cards.format_cards(both[:1])} is both in the hand and in the dog"
-            )
     others = tuple((seat + k) % rules.players for k in range(1, rules.players))
     other_sizes = (rules.hand_size,) * len(others)
     dog_size = 0 if seen_dog is not None else rules.dog_size
@@ -388,7 +408,7 @@ def hand_odds(
         for card, name in BOUT_NAMES.items()
         if card not in seen
     }
-    laws = {} if seen_dog is not None or not has_dog else _dog_laws(held, rules)
+    laws = {} if seen_dog is not None or not has_dog else dog_laws(held, rules)
     dog_odds = {
         feature: {f"{k:g}": float(v) for k, v in law.items() if v > 0}
         for feature, law in laws.items()

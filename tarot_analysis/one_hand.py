@@ -13,11 +13,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from tarot_analysis import cards, evaluators, exact
+from tarot_analysis import cards, evaluators
 from tarot_analysis.counterfactual import ContractOutcomes, paired_choice, play_every_contract
 from tarot_analysis.engine.core import call_candidates, second_call_candidates
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.features import hand_features_of
 from tarot_analysis.play import Bots
 from tarot_analysis.rules import Rules
 from tarot_analysis.stats import Z_95
@@ -114,26 +113,9 @@ class HandAnalysis:
 
 
 def _dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, pd.Series]:
-    if rules.dog_size == 0:
-        return {}
-    features = hand_features_of(hand, rules)
-    counts = {name: features[name] for name in exact.COUNT_FEATURES}
-    points = rules.card_points
-    class_points = {
-        "bout": points.bout, "king": points.king, "queen": points.queen,
-        "knight": points.knight, "jack": points.jack, "other": points.other,
-    }  # fmt: skip
-    return {
-        feature: exact.dog_distribution(
-            feature,
-            counts,
-            rules.hand_size,
-            rules.dog_size,
-            thresholds=rules.poignee.thresholds,
-            class_points=class_points,
-        )
-        for feature in ("bouts", "trumps", "kings", "points")
-    }
+    from tarot_analysis.odds import dog_laws
+
+    return dog_laws(hand, rules)
 
 
 def _ranked_calls(calls: pd.DataFrame, by_call: dict[str, pd.Series]) -> pd.DataFrame:
