@@ -36,6 +36,7 @@ import pandas as pd
 
 from tarot_analysis import cards
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.simulate import json_value
 from tarot_analysis.stats import Z_95
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ class EcartAdvice:
             "deals": self.deals, "mode": "counterfactual (the taker forced, each écart played "
             "on the same deals)",
             "ecarts": [
-                {"ecart": name, **{k: _plain(v) for k, v in row.items()}}
+                {"ecart": name, **{k: json_value(v) for k, v in row.items()}}
                 for name, row in self.table.iterrows()
             ],
         }  # fmt: skip
@@ -96,14 +97,6 @@ class EcartAdvice:
         if more > 0:
             lines.append(f"  ... and {more} more candidate{'s' if more > 1 else ''} (--json)")
         return "\n".join(lines)
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
 
 
 def _free_cards(pool: Sequence[int], rules: Rules) -> tuple[list[int], list[int]]:

@@ -8,6 +8,7 @@ in flight, so memory stays bounded whatever the number of deals.
 from __future__ import annotations
 
 import itertools
+import math
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -25,12 +26,26 @@ __all__ = [
     "check_output_path",
     "check_writable_folder",
     "default_threads",
+    "json_value",
     "map_chunks",
     "run_metadata",
     "seed_label",
 ]
 
 T = TypeVar("T")
+
+
+def json_value(value: Any) -> Any:
+    """A value as JSON writes it: numpy scalars as Python numbers, NaN as null.
+
+    >>> json_value(np.int64(3)), json_value(float("nan")), json_value("garde")
+    (3, None, 'garde')
+    """
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    return value
 
 
 def default_threads() -> int:

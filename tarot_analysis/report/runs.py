@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
-import numpy as np
 import pandas as pd
 
 from tarot_analysis import __version__
 from tarot_analysis.report.html import bots_label
+from tarot_analysis.simulate import json_value
 from tarot_analysis.stats import Z_95
 
 if TYPE_CHECKING:
@@ -79,28 +79,19 @@ def guidance_folder(
 # --- Small tables kept as JSON, reused when their run matches ----------------------------------
 
 
-def _plain(value: Any) -> Any:
-    """A table cell as JSON: numpy scalars as Python numbers, NaN as null."""
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
-
-
 def _frame_to_json(frame: pd.DataFrame) -> dict[str, Any]:
     """A table with a one-level index, column by column with its dtype, losslessly."""
     data: dict[str, Any] = {
         "index": {
             "name": frame.index.name,
             "dtype": str(frame.index.dtype),
-            "values": [_plain(v) for v in frame.index],
+            "values": [json_value(v) for v in frame.index],
         },
         "columns": [
             {
                 "name": name,
                 "dtype": str(frame[name].dtype),
-                "values": [_plain(v) for v in frame[name]],
+                "values": [json_value(v) for v in frame[name]],
             }
             for name in frame.columns
         ],
