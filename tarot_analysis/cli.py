@@ -923,17 +923,16 @@ def _replay(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
     if rules.tarocco is not None:
         from tarot_analysis.replay import describe_tarocco, record_tarocco
-        from tarot_analysis.tarocco import play_tarocco_run
+        from tarot_analysis.tarocco import replay_tarocco
 
-        # The run from its start to the deal: Tarocco runs are short, and chunks hold matches.
-        tarocco = play_tarocco_run(
-            rules, args.deal + 1, bots=_bots(args.bots, rules.players), seed=args.seed,
-            chunk_size=args.chunk_size, keep_tricks=True,
+        tarocco = replay_tarocco(
+            rules, args.deal, bots=_bots(args.bots, rules.players), seed=args.seed,
+            chunk_size=args.chunk_size,
         )  # fmt: skip
         if args.json:
-            print(json.dumps(record_tarocco(tarocco, args.deal), indent=2))
+            print(json.dumps(record_tarocco(tarocco, deal_number=args.deal), indent=2))
         else:
-            print(describe_tarocco(tarocco, args.deal))
+            print(describe_tarocco(tarocco, deal_number=args.deal))
         return 0
     from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
     from tarot_analysis.play import replay

@@ -222,7 +222,8 @@ def ecart_advice(
         result = table.empty(deals, keep_tricks=True)
         result.masks[:] = masks
         script_ecart = np.tile(np.array(cards.to_mask(ecart), dtype=np.uint64), (deals, 1))
-        table.play_masks(result, table.forced, _bot_rng(table.root, 0), free_play, script_ecart)
+        forced_rows = table.forced_rows(0, deals)
+        table.play_masks(result, forced_rows, _bot_rng(table.root, 0), free_play, script_ecart)
         played = result.scores()
         redeal |= played["redeal"].to_numpy(dtype=bool)
         scores[name] = played["taker_score"].to_numpy(dtype=float)

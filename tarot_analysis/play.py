@@ -39,7 +39,13 @@ from tarot_analysis.simulate import map_chunks, run_metadata
 from tarot_analysis.stats import wilson_interval
 from tarot_analysis.table import play_deals
 
-__all__ = ["ContractCounts", "PlayResult", "play", "play_counts", "play_given", "replay"]
+__all__ = [
+    "LAST_DEAL", "ContractCounts", "PlayResult", "play", "play_counts", "play_given", "replay",
+]  # fmt: skip
+
+#: The highest deal number: a run's files store deal numbers (and counts of deals) as 64-bit
+#: integers.
+LAST_DEAL = 2**63 - 2
 
 
 @dataclass
@@ -250,7 +256,15 @@ class _Table:
     plan: DealPlan
     root: np.random.SeedSequence
     chunk_size: int
-    forced: npt.NDArray[np.int64]
+    forced: npt.NDArray[np.int64]  # one row per deal, or (``shared_forced``) one for every deal
+    shared_forced: bool = False
+
+    def forced_rows(self, first: int, n: int) -> npt.NDArray[np.int64]:
+        """The forced contracts of deals ``first .. first + n``: rows of the run's own, or its
+        one row repeated, so that memory for them follows the chunk, not the run."""
+        if self.shared_forced:
+            return np.repeat(self.forced, n, axis=0)
+        return self.forced[first : first + n]
 
     def empty(self, n: int, keep_tricks: bool) -> PlayResult:
         rules = self.rules
@@ -288,9 +302,10 @@ class _Table:
             keep = result.tricks is not None and len(result.tricks) > 0
             scratch = self.empty(n, keep_tricks=keep)
         first = chunk * self.chunk_size
+        forced = self.forced_rows(first, n)
         deal_chunk(self.plan, DealStream.open(self.plan, self.root, chunk), n, scratch.masks)
-        check_forced_calls(self.rules, scratch.masks, self.forced[first : first + n], first)
-        self.play_masks(scratch, self.forced[first : first + n], _bot_rng(self.root, chunk))
+        check_forced_calls(self.rules, scratch.masks, forced, first)
+        self.play_masks(scratch, forced, _bot_rng(self.root, chunk))
         if scratch is not result:
             _copy_rows(scratch, start, stop, result)
 
@@ -357,7 +372,8 @@ def play_given(
     """
     masks = masks_of(rules, hands)
     table = _table(rules, len(hands), bots, seed, forced, len(hands))
-    check_forced_calls(rules, masks, table.forced, 0)
+    forced_rows = table.forced_rows(0, len(hands))
+    check_forced_calls(rules, masks, forced_rows, 0)
     result = table.empty(len(hands), keep_tricks=True)
     result.masks[:] = masks
     moves = np.full((len(hands), rules.hand_size, rules.players), -1, dtype=np.int64)
@@ -371,7 +387,7 @@ def play_given(
         if discard:
             discards[d] = cards.to_mask(cards.parse_cards(discard))
     try:
-        table.play_masks(result, table.forced, _bot_rng(table.root, 0), moves, discards)
+        table.play_masks(result, forced_rows, _bot_rng(table.root, 0), moves, discards)
     except ValueError as error:
         raise TarotInputError(str(error)) from None
     result.metadata = run_metadata(rules, table.root, len(hands), len(hands)) | {
@@ -406,10 +422,13 @@ def _table(
         raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
     if chunk_size < 1:
         raise TarotInputError(f"chunk size must be at least 1, got {chunk_size}")
+    # No forced contract, or one for every deal: one row kept, whatever the number of deals.
+    shared = forced is None or np.ndim(forced) == 1
     return _Table(
         rules=rules, seating=seat_bots(bots, rules.players), engine=engine_rules(rules),
         plan=make_plan(rules, seat=seat, hand=hand), root=normalise_seed(seed),
-        chunk_size=chunk_size, forced=forced_rows(forced, deals, rules),
+        chunk_size=chunk_size, forced=forced_rows(forced, 1 if shared else deals, rules),
+        shared_forced=shared,
     )  # fmt: skip
 
 
@@ -528,10 +547,13 @@ def replay(
 ) -> PlayResult:
     """Deal number ``deal`` of the run ``play(rules, …, seed=seed)``, with every trick.
 
-    Only the deal's own chunk is played, up to the deal, so this is quick at any position.
+    Only the deal's own chunk is played, up to the deal, so this is quick at any position and
+    its memory is that of one chunk, whatever the deal's number.
     """
-    if deal < 0:
-        raise TarotInputError(f"the deal number must be 0 or more, got {deal}")
+    if not 0 <= deal <= LAST_DEAL:
+        raise TarotInputError(
+            f"deal number {deal:,} is out of range: a run numbers its deals from 0 to {LAST_DEAL:,}"
+        )
     table = _table(rules, deal + 1, bots, seed, None, chunk_size)
     chunk, offset = divmod(deal, chunk_size)
     result = table.empty(1, keep_tricks=True)

@@ -105,6 +105,7 @@ __all__ = [
     "dealer_of",
     "play_tarocco_given",
     "play_tarocco_run",
+    "replay_tarocco",
     "settle_matches",
 ]
 
@@ -488,6 +489,51 @@ def play_tarocco_run(
     }
     if not keep_tricks:
         result.tricks = result.leaders = result.discards = None
+    return result
+
+
+def replay_tarocco(
+    rules: Rules,
+    deal: int,
+    *,
+    bots: Bots = "random",
+    seed: int | np.random.SeedSequence | None = None,
+    chunk_size: int | None = None,
+) -> TaroccoResult:
+    """Deal number ``deal`` of the run ``play_tarocco_run(rules, …, seed=seed)``, with every
+    trick: only the deal's own chunk is played, up to the deal, so its memory is that of one
+    chunk whatever the deal's number."""
+    from tarot_analysis.play import LAST_DEAL
+
+    _check_rules(rules)
+    if not 0 <= deal <= LAST_DEAL:
+        raise TarotInputError(
+            f"deal number {deal:,} is out of range: a run numbers its deals from 0 to {LAST_DEAL:,}"
+        )
+    chunk_size = _default_chunk_size(rules) if chunk_size is None else chunk_size
+    match_deals = _tarocco_of(rules).match_deals
+    if chunk_size < 1 or chunk_size % match_deals:
+        raise TarotInputError(
+            f"chunk size must be a positive multiple of the {match_deals} deals of a match, "
+            f"so that no match straddles two chunks; got {chunk_size}"
+        )
+    seating = seat_bots(bots, rules.players)
+    root = normalise_seed(seed)
+    plan = make_plan(rules)
+    chunk, offset = divmod(deal, chunk_size)
+    n = offset + 1  # the chunk's streams run through the deals before this one
+    part = _empty(rules, seating.names, root, chunk_size, n, keep_tricks=True)
+    deal_chunk(plan, DealStream.open(plan, root, chunk), n, part.masks)
+    dealers = dealer_of(np.arange(deal - offset, deal + 1), rules)
+    _run_kernel(part, 0, n, dealers, seating, _bot_rng(root, chunk))
+    result = _empty(rules, seating.names, root, chunk_size, 1, keep_tricks=True)
+    for name in ("masks", "parts", "tricks_won", "events", "tricks", "leaders", "discards"):
+        getattr(result, name)[0] = getattr(part, name)[offset]
+    result.metadata = run_metadata(rules, root, chunk_size, deal + 1) | {
+        "bots": list(seating.names),
+        "match_deals": match_deals,
+        "deal": deal,
+    }
     return result
 
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow.parquet as pq
@@ -220,3 +222,75 @@ def test_six_players_get_a_king_and_a_queen_to_call() -> None:
     assert scores.mean().idxmax() == choice["best"]
     # The best call against the runner-up call, on the same deals.
     assert analysis.call_choice is not None and analysis.call_choice["n"] == len(scores)
+
+
+def _peak_traced(work: Callable[[], object]) -> int:
+    """The peak bytes allocated (numpy arrays included) while ``work`` runs."""
+    tracemalloc.start()
+    try:
+        work()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_run_of_any_size_sets_up_in_the_memory_of_one_chunk() -> None:
+    from tarot_analysis.play import _table
+
+    rules = load_rules("fft-4")
+    # Two billion deals: no array sized by the run is made before the first chunk.
+    peak = _peak_traced(lambda: _table(rules, 2_000_000_000, "heuristic", 1, None, 65_536))
+    assert peak < 2**20, peak
+    # A contract forced on every deal is kept once, and given chunk by chunk.
+    table = _table(rules, 2_000_000_000, "random", 1, [1, 2, -1, -1], 65_536)
+    assert table.forced.shape == (1, 4)
+    assert (table.forced_rows(130_000, 3) == [1, 2, -1, -1]).all()
+
+
+def test_play_without_rows_takes_the_same_memory_for_ten_times_the_deals() -> None:
+    from tarot_analysis.play import play_counts
+
+    rules = load_rules("fft-4")
+    options = {"bots": "random", "seed": 3, "chunk_size": 1_000, "threads": 1}
+    play_counts(rules, 1_000, **options)  # compiled and imported before measuring
+    small = _peak_traced(lambda: play_counts(rules, 4_000, **options))
+    large = _peak_traced(lambda: play_counts(rules, 40_000, **options))
+    # Before, 32 bytes a deal were held for the whole run: 1.1 MiB more here.
+    assert large < small + 256 * 2**10, (small, large)
+
+
+def test_replay_of_a_far_deal_plays_its_chunk_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    from tarot_analysis.play import LAST_DEAL, _table
+
+    rules = load_rules("fft-4")
+    chunk, offset = 62_500_000_000, 11  # deal 1,000,000,000,011 in chunks of 16
+    deal = chunk * 16 + offset
+    one = replay(rules, deal, bots="random", seed=9, chunk_size=16)
+    table = _table(rules, 16, "random", 9, None, 16)
+    whole = table.empty(16, keep_tricks=True)
+    table.play_chunk(chunk, whole, 0, 16)  # the deal's chunk dealt and played in full
+    for name in ("masks", "outcomes", "poignees", "tricks", "leaders", "ecarts", "bids"):
+        assert (getattr(one, name)[0] == getattr(whole, name)[offset]).all(), name
+    assert one.metadata["deal"] == deal
+
+    code, out, err = run(capsys, "replay", "--deal", str(LAST_DEAL + 1), "--bots", "random")
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1
+    assert f"deal number {LAST_DEAL + 1:,} is out of range" in err
+    code, out, err = run(capsys, "replay", "--deal", "99999999999999999999999")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "out of range" in err
+
+
+def test_a_tarocco_replay_plays_the_deal_of_the_run_from_its_chunk_alone(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tarot_analysis.tarocco import play_tarocco_run, replay_tarocco
+
+    rules = load_rules("tarocco")
+    run_ = play_tarocco_run(rules, 40, seed=5, chunk_size=12, keep_tricks=True)
+    for deal in (0, 13, 39):  # first, inside the second chunk, last
+        one = replay_tarocco(rules, deal, seed=5, chunk_size=12)
+        for name in ("masks", "parts", "tricks_won", "events", "tricks", "leaders", "discards"):
+            assert (getattr(one, name)[0] == getattr(run_, name)[deal]).all(), (deal, name)
+    code, _, err = run(capsys, "replay", "--rules", "tarocco", "--deal", str(2**64))
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "out of range" in err

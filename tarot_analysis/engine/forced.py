@@ -64,6 +64,11 @@ def forced_rows(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.N
     if forced is None:
         return np.full((deals, 4), -1, dtype=np.int64)
     rows = np.asarray(forced, dtype=np.int64)
+    if rows.ndim == 1 and rows.shape != (4,):
+        raise TarotInputError(
+            "a forced contract for every deal has 4 values (taker, contract, called card 1 "
+            f"and 2), got {rows.shape[0]}"
+        )
     if rows.ndim == 1:
         rows = np.broadcast_to(rows, (deals, rows.shape[0]))
     if rows.shape != (deals, 4):
