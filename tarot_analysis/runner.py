@@ -193,11 +193,19 @@ def run(
                 pass
         else:
             # Workers compute; this process writes, so the folder need only be seen from here.
-            for chunk, table in map_chunks(
-                rows, missing, client=client, progress=bar,
-                progress_step=lambda result: spec.chunk_bounds(result[0])[1],
-            ):  # fmt: skip
-                write(chunk, table)
+            from tarot_analysis.cluster import ClusterLost
+
+            try:
+                for chunk, table in map_chunks(
+                    rows, missing, client=client, progress=bar,
+                    progress_step=lambda result: spec.chunk_bounds(result[0])[1],
+                ):  # fmt: skip
+                    write(chunk, table)
+            except ClusterLost as lost:
+                raise lost.kept(
+                    f"the finished chunks are kept in {target}: run the same command again to "
+                    "resume"
+                ) from None
     return RunResult(folder=target, chunks=spec.chunks, computed=len(missing), resumed=resumed)
 
 

@@ -179,6 +179,11 @@ CHUNKS_PER_TASK = 4
 #: Tasks in flight per worker thread: enough that a worker always has the next task at hand
 #: while the result of its last one travels back.
 TASKS_PER_WORKER_THREAD = 2
+#: Seconds between two looks at the cluster while no task finishes.
+CLUSTER_POLL_SECONDS = 1.0
+#: Seconds a cluster may stay without any worker (while one that died is started again, or
+#: others join) before the run says that none is left.
+NO_WORKER_SECONDS = 30.0
 
 
 def _map_on_cluster(
@@ -192,53 +197,148 @@ def _map_on_cluster(
 
     Tasks of a few consecutive chunks each, a few per worker thread in flight; results that
     finish ahead of an earlier task wait here, and no more tasks are sent while too many wait,
-    so memory stays bounded.
+    so memory stays bounded. The work travels once, as the result of a task of its own that
+    the scheduler computes again if every worker holding it is lost; a task whose worker is
+    lost is computed again on another. When the run cannot go on (the scheduler gone, no
+    worker left for :data:`NO_WORKER_SECONDS`), :class:`~tarot_analysis.cluster.ClusterLost`.
     """
     import uuid
+    import warnings
 
-    from distributed import as_completed
+    from tarot_analysis.cluster import ClusterLost
 
     run = uuid.uuid4().hex[:8]
-    threads = sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values())
-    width = TASKS_PER_WORKER_THREAD * max(1, threads)
-    # The work and what it holds (rules, plans, forced contracts) travel to each worker once,
-    # not with every task; a copy on every worker survives the loss of one.
-    shipped = client.scatter(work, broadcast=True, hash=False)
+    address = getattr(client.scheduler, "address", "?")
     order = iter(chunks)
     expected: deque[int] = deque()  # tasks sent, in the order their results are due
     finished: dict[int, list[T]] = {}
-    running = as_completed(with_results=True)
-    keys: dict[str, int] = {}  # task key -> task number
-
-    def send() -> bool:
-        batch = list(itertools.islice(order, CHUNKS_PER_TASK))
-        if not batch:
-            return False
-        key = f"tarot-chunks-{run}-{batch[0]}-{batch[-1]}"
-        running.add(client.submit(_call, shipped, batch, key=key, pure=False, retries=3))
-        keys[key] = len(keys)
-        expected.append(keys[key])
-        return True
-
+    pending: dict[Any, int] = {}  # future -> task number
+    sent = done = 0
+    shipped = None
     try:
+        threads = sum(_call_cluster(client.nthreads, address).values())
+        width = TASKS_PER_WORKER_THREAD * max(1, threads)
+        with warnings.catch_warnings():  # a large work is sent once, on purpose
+            warnings.simplefilter("ignore")
+            shipped = _call_cluster(
+                lambda: client.submit(_identity, work, key=f"tarot-work-{run}", pure=False),
+                address,
+            )
+
+        def send() -> bool:
+            nonlocal sent
+            batch = list(itertools.islice(order, CHUNKS_PER_TASK))
+            if not batch:
+                return False
+            key = f"tarot-chunks-{run}-{batch[0]}-{batch[-1]}"
+            future = _call_cluster(
+                lambda: client.submit(_call, shipped, batch, key=key, pure=False, retries=3),
+                address,
+            )
+            pending[future] = sent
+            expected.append(sent)
+            sent += 1
+            return True
+
         while len(expected) < width and send():
             pass
-        for future, results in running:
-            finished[keys[future.key]] = results
+        while expected:
+            for future in _first_finished(client, list(pending), address):
+                finished[pending.pop(future)] = _task_result(future, address)
+                future.release()
             while expected and expected[0] in finished:
-                for done in finished.pop(expected.popleft()):
+                for result in finished.pop(expected.popleft()):
+                    done += 1
                     if progress is not None:
-                        progress.update(progress_step(done) if progress_step else 1)
-                    yield done
+                        progress.update(progress_step(result) if progress_step else 1)
+                    yield result
             while len(expected) < width and send():
                 pass
+    except ClusterLost as lost:
+        raise ClusterLost(f"{lost} ({done:,} chunks finished)") from None
     finally:
-        for future in list(running.futures):  # tasks still running when the run stops
+        for future in pending:  # tasks still running when the run stops
             future.cancel()
-        running.clear()
-        shipped.release()
+        if shipped is not None:
+            shipped.release()
+
+
+def _identity(value: T) -> T:
+    """``value``: a task whose result is the work, held by the workers that need it."""
+    return value
 
 
 def _call(work: Callable[[int], T], chunks: list[int]) -> list[T]:
-    """``work`` of each chunk, on a worker: the work arrives as a scattered value."""
+    """``work`` of each chunk, on a worker: the work arrives as the result of a task."""
     return [work(chunk) for chunk in chunks]
+
+
+def _call_cluster(call: Callable[[], T], address: str) -> T:
+    """``call()``, a request to the scheduler at ``address``, or ClusterLost when it has gone."""
+    from tarot_analysis.cluster import ClusterLost
+
+    try:
+        return call()
+    except (OSError, TimeoutError, RuntimeError) as error:  # comm closed, client closed
+        raise ClusterLost(
+            f"the Dask scheduler at {address} cannot be reached any more ({_reason(error)})"
+        ) from None
+
+
+def _first_finished(client: Any, futures: list[Any], address: str) -> set[Any]:
+    """The futures among ``futures`` that have finished (with a result, an error or
+    cancelled), waiting for one; ClusterLost when the scheduler has gone or no worker has been
+    left for :data:`NO_WORKER_SECONDS`."""
+    import asyncio
+    import time
+    from concurrent.futures import CancelledError
+
+    from distributed import wait
+
+    from tarot_analysis.cluster import ClusterLost
+
+    alone_since: float | None = None
+    while True:
+        try:
+            return set(
+                wait(futures, timeout=CLUSTER_POLL_SECONDS, return_when="FIRST_COMPLETED").done
+            )
+        except TimeoutError:
+            pass
+        except (CancelledError, asyncio.CancelledError):  # cancelled: their status says why
+            return {future for future in futures if future.status != "pending"}
+        if client.status != "running":
+            raise ClusterLost(f"the connection to the Dask scheduler at {address} was lost")
+        workers = _call_cluster(client.nthreads, address)
+        if workers:
+            alone_since = None
+        elif alone_since is None:
+            alone_since = time.monotonic()
+        elif time.monotonic() - alone_since > NO_WORKER_SECONDS:
+            raise ClusterLost(
+                f"no Dask worker is left at {address} (none for {NO_WORKER_SECONDS:g} s)"
+            )
+
+
+def _task_result(future: Any, address: str) -> Any:
+    """The result of a finished task; its own error as it was raised (a chunk's mistake), or
+    ClusterLost when the cluster could not compute it."""
+    from distributed import KilledWorker
+
+    from tarot_analysis.cluster import ClusterLost
+
+    if future.status == "cancelled":
+        raise ClusterLost(f"the connection to the Dask scheduler at {address} was lost")
+    try:
+        return future.result()
+    except KilledWorker:
+        raise ClusterLost(
+            f"the Dask workers at {address} died while computing the same chunks, again and "
+            "again (out of memory?)"
+        ) from None
+
+
+def _reason(error: BaseException) -> str:
+    """An error's message on one line, or its type where it has none."""
+    text = " ".join(str(error).split())
+    return text or type(error).__name__

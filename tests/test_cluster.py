@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pandas as pd
 import pytest
+from distributed import Client
 
 from tarot_analysis.cli import main
-from tarot_analysis.cluster import dask_client
+from tarot_analysis.cluster import ClusterLost, check_address, dask_client
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.hand_stats import run_hands
 from tarot_analysis.rules import load_rules
@@ -200,3 +211,161 @@ def test_every_runner_command_takes_the_cluster_options(
     for stored in sorted((tmp_path / "threads" / "data").glob("*.json")):
         twin = tmp_path / "workers" / "data" / stored.name
         assert json.loads(stored.read_text())["tables"] == json.loads(twin.read_text())["tables"]
+
+
+# --- A cluster that loses workers, or its scheduler ------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+#: Seconds a test waits for a scheduler or workers it starts, at most.
+START_TIMEOUT = 120
+
+
+@pytest.mark.parametrize(
+    "address", ["notaurl", "tcp://127.0.0.1", "http://x:1", "127.0.0.1:99999", "tcp://:8786"]
+)
+def test_a_scheduler_address_is_checked_before_connecting(
+    capsys: pytest.CaptureFixture[str], address: str
+) -> None:
+    code = main(["hands", "--deals", "1000", "--scheduler", address, "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and f"--scheduler {address}:" in err
+    assert check_address("tcp://127.0.0.1:8786") == "tcp://127.0.0.1:8786"
+    assert check_address("[::1]:8786") == "[::1]:8786"
+
+
+class _KillOnSubmit:
+    """A Dask client that kills a worker process right after its ``n``-th ``submit``: the
+    first sends the run's work, the next ones its tasks, and one after the first width of
+    tasks is sent only once a result has come back."""
+
+    def __init__(self, client: Any, pids: list[int], n: int) -> None:
+        self._client, self._pids, self._n = client, pids, n
+        self.submitted = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._client, name)
+
+    def submit(self, *args: Any, **kwargs: Any) -> Any:
+        future = self._client.submit(*args, **kwargs)
+        self.submitted += 1
+        if self.submitted == self._n:
+            for pid in self._pids:
+                os.kill(pid, signal.SIGKILL)
+        return future
+
+
+@pytest.mark.parametrize(
+    "when", [1, 2, 7], ids=["as-the-work-is-sent", "at-the-first-task", "mid-run"]
+)
+def test_a_worker_killed_at_any_point_changes_no_number(when: int) -> None:
+    from tarot_analysis.play import play_counts
+
+    rules = load_rules("fft-4")
+    options = {"bots": "random", "seed": 11, "chunk_size": 1_000}
+    local, _ = play_counts(rules, 40_000, threads=2, **options)  # 40 chunks, 10 tasks
+    with dask_client(workers=2) as client:
+        pids = sorted(client.run(os.getpid).values())
+        killing = _KillOnSubmit(client, pids[:1], when)
+        remote, _ = play_counts(rules, 40_000, client=killing, **options)
+        assert killing.submitted == 11  # the work, then every task once
+        assert pids[0] not in client.run(os.getpid).values()  # the worker was replaced
+    pd.testing.assert_frame_equal(local.sums, remote.sums)
+    assert local.redeals == remote.redeals and local.deals == remote.deals == 40_000
+
+
+@contextmanager
+def _external_cluster(folder: Path, *, nanny: bool) -> Iterator[tuple[str, list[Any]]]:
+    """A scheduler and two workers of one thread, started here on 127.0.0.1 (as ``dask
+    scheduler`` and ``dask worker`` would be), each in its own process group: their address
+    and processes (the scheduler's first), all killed at the end."""
+    env = os.environ | {
+        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
+    }
+    started: list[subprocess.Popen[bytes]] = []
+
+    def start(*argv: str) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [sys.executable, "-m", *argv], cwd=ROOT, env=env, start_new_session=True,
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        started.append(process)
+        return process
+
+    file = folder / "scheduler.json"
+    try:
+        start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
+              "--no-dashboard", "--scheduler-file", str(file))  # fmt: skip
+        deadline = time.monotonic() + START_TIMEOUT
+        while not file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        address = json.loads(file.read_text())["address"]
+        for _ in range(2):
+            start("distributed.cli.dask_worker", address, "--nworkers", "1", "--nthreads", "1",
+                  "--host", "127.0.0.1", "--no-dashboard", "--death-timeout", "60",
+                  "--nanny" if nanny else "--no-nanny")  # fmt: skip
+        with Client(address, timeout=START_TIMEOUT) as client:
+            client.wait_for_workers(2, timeout=START_TIMEOUT)
+        yield address, started
+    finally:
+        for process in started:
+            with suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=START_TIMEOUT)
+
+
+def test_a_run_with_no_worker_left_says_so_in_one_line(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis import simulate
+    from tarot_analysis.play import play_counts
+
+    monkeypatch.setattr(simulate, "NO_WORKER_SECONDS", 2.0)
+    rules = load_rules("fft-4")
+    with (
+        _external_cluster(tmp_path, nanny=False) as (address, processes),
+        dask_client(address) as client,
+    ):
+        workers = [process.pid for process in processes[1:]]  # no nanny starts them again
+        killing = _KillOnSubmit(client, workers, 2)  # every worker, as the first task is sent
+        with pytest.raises(ClusterLost, match=f"no Dask worker is left at {address}"):
+            play_counts(rules, 8_000, bots="random", chunk_size=1_000, client=killing)
+
+
+def test_a_scheduler_stopped_mid_run_ends_in_one_line_and_keeps_the_finished_chunks(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis import runner, simulate
+
+    argv = ["guidance", "--deals", "8000", "--chunk-size", "200", "--bots", "random",
+            "--no-rows", "--seed", "5", "--no-progress", "--json"]  # fmt: skip
+    data, tables = tmp_path / "data", tmp_path / "tables"
+    with _external_cluster(tmp_path, nanny=True) as (address, processes):
+        scheduler = processes[0]
+
+        def stop_after_the_first(*args: Any, **kwargs: Any) -> Iterator[Any]:
+            for chunk in simulate.map_chunks(*args, **kwargs):
+                yield chunk  # the run writes it before it asks for the next
+                if scheduler.poll() is None:
+                    os.killpg(scheduler.pid, signal.SIGKILL)
+                    scheduler.wait(timeout=START_TIMEOUT)
+
+        monkeypatch.setattr(runner, "map_chunks", stop_after_the_first)
+        capfd.readouterr()
+        code = main([*argv, "--data", str(data), "--tables", str(tables), "--scheduler", address])
+        out, err = capfd.readouterr()
+    monkeypatch.undo()
+    assert code == 2 and out == "" and "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert f"the Dask scheduler at {address}" in err and f"kept in {data}" in err
+    kept = len(list(data.glob("chunk-*.parquet")))
+    assert 1 <= kept < 40
+
+    # Run again, here on threads: it resumes, and its tables are those of a run from scratch.
+    assert main([*argv, "--data", str(data), "--tables", str(tables)]) == 0
+    resumed = json.loads(capfd.readouterr().out)
+    fresh_data, fresh_tables = tmp_path / "fresh-data", tmp_path / "fresh-tables"
+    assert main([*argv, "--data", str(fresh_data), "--tables", str(fresh_tables)]) == 0
+    fresh = json.loads(capfd.readouterr().out)
+    for result in (resumed, fresh):
+        for key in ("seconds", "data", "tables"):
+            result.pop(key, None)
+    assert resumed == fresh
