@@ -293,6 +293,7 @@ def _external_cluster(folder: Path, *, nanny: bool) -> Iterator[tuple[str, list[
         return process
 
     file = folder / "scheduler.json"
+    file.unlink(missing_ok=True)  # the address of a scheduler started before, if any
     try:
         start("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
               "--no-dashboard", "--scheduler-file", str(file))  # fmt: skip
