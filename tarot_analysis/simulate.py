@@ -244,7 +244,7 @@ def _map_on_cluster(
             pass
         while expected:
             for future in _first_finished(client, list(pending), address):
-                finished[pending.pop(future)] = _task_result(future, address)
+                finished[pending.pop(future)] = _task_result(future, client, address)
                 future.release()
             while expected and expected[0] in finished:
                 for result in finished.pop(expected.popleft()):
@@ -320,7 +320,7 @@ def _first_finished(client: Any, futures: list[Any], address: str) -> set[Any]:
             )
 
 
-def _task_result(future: Any, address: str) -> Any:
+def _task_result(future: Any, client: Any, address: str) -> Any:
     """The result of a finished task; its own error as it was raised (a chunk's mistake), or
     ClusterLost when the cluster could not compute it."""
     from distributed import KilledWorker
@@ -328,7 +328,11 @@ def _task_result(future: Any, address: str) -> Any:
     from tarot_analysis.cluster import ClusterLost
 
     if future.status == "cancelled":
-        raise ClusterLost(f"the connection to the Dask scheduler at {address} was lost")
+        if client.status != "running":
+            raise ClusterLost(f"the connection to the Dask scheduler at {address} was lost")
+        raise ClusterLost(
+            f"the Dask scheduler at {address} cancelled the run's tasks (was it restarted?)"
+        )
     try:
         return future.result()
     except KilledWorker:
