@@ -615,7 +615,8 @@ def _guidance(args: argparse.Namespace) -> int:
         tables["by_model"] = comparison["by_model"]
         for name, frame in comparison["calibration"].items():
             tables[f"calibration_{name}"] = frame
-    paths = save_tables(tables, tables_folder)
+    specs = [r.run.spec for r in runs.values() if r.run is not None and r.run.spec is not None]
+    paths = save_tables(tables, tables_folder, runs=specs)
     elapsed = time.perf_counter() - started
     played = data.played_deals
     if args.json:
@@ -848,7 +849,10 @@ def _save_scores(scores: pd.DataFrame, metadata: dict[str, Any], out: str) -> No
     path = check_output_path(out)
     table = pa.Table.from_pandas(scores.reset_index(), preserve_index=False)
     table = table.replace_schema_metadata({b"tarot_analysis": json.dumps(metadata).encode()})
-    pq.write_table(table, path, compression="zstd")
+    from tarot_analysis.files import replacing
+
+    with replacing(path) as temporary:
+        pq.write_table(table, temporary, compression="zstd", write_page_checksum=True)
 
 
 def _play_report(

@@ -15,6 +15,8 @@ success model fitted on the rows. docs/guidance.md gives every formula.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from tarot_analysis.counterfactual import play_every_contract, play_passing
 from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
+from tarot_analysis.files import remove_stale, replacing, write_text
 from tarot_analysis.play import Bots, python_threads, seat_bots
 from tarot_analysis.progress import FITTING, PLAYING_EVERY_CONTRACT, SCORING, step
 from tarot_analysis.rules import Rules
@@ -322,11 +325,11 @@ def run_guidance(
     )  # fmt: skip
     with step(SCORING, progress, detail=f"{where}, the run's rows"):
         if not rows:
-            counts = merge_counts(table.to_pandas() for table in iter_chunks(folder))
+            counts = merge_counts(table.to_pandas() for table in iter_chunks(folder, spec))
             return GuidanceData(
                 rules=rules, bots=names, seed=seed, counts=counts, run=result, seat=seat
             )
-        frame = read_dataset(folder).to_pandas()
+        frame = read_dataset(folder, spec).to_pandas()
         counts = rows_counts(frame, contracts, seed=seed)
     return GuidanceData(
         rules=rules, bots=names, seed=seed, counts=counts, frame=frame, run=result, seat=seat
@@ -868,15 +871,55 @@ def seat_comparison(first: GuidanceData, last: GuidanceData, *, min_n: int = 1) 
     return joined.sort_index()
 
 
-def save_tables(tables: dict[str, pd.DataFrame], folder: str | os.PathLike[str]) -> list[Path]:
-    """Write every table as CSV into ``folder``; return the paths."""
+#: The file of a tables folder that names the runs its tables come from, and its tables.
+TABLES_MANIFEST: Final = "_tables.json"
+#: Tables that some runs write and others do not (the fitted model needs rows; the seats'
+#: comparison needs both seats): an earlier run's, in a folder without a manifest, are removed.
+_SOMETIMES_WRITTEN: Final = ("model_coefficients.csv", "by_model.csv", "by_seat.csv",
+                             "calibration_*.csv")  # fmt: skip
+
+
+def _earlier_tables(folder: Path) -> set[str]:
+    """The tables an earlier run wrote in ``folder``: those its manifest names, or, without
+    one, those only some runs write."""
+    manifest = folder / TABLES_MANIFEST
+    try:
+        named = json.loads(manifest.read_text(encoding="utf-8"))["tables"]
+        return {str(name) for name in named if Path(str(name)).name == str(name)}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {path.name for pattern in _SOMETIMES_WRITTEN for path in folder.glob(pattern)}
+
+
+def save_tables(
+    tables: dict[str, pd.DataFrame], folder: str | os.PathLike[str],
+    *, runs: Sequence[RunSpec] = (),
+) -> list[Path]:  # fmt: skip
+    """Write every table as CSV into ``folder``; return the paths.
+
+    Each table is written whole or not at all (:func:`tarot_analysis.files.replacing`). The
+    folder's manifest, ``_tables.json``, names the runs the tables come from (``runs``, their
+    whole definitions) and each table with its SHA-256; tables of an earlier run that this one
+    does not write (the fitted model's, after a run without rows) are removed. While the
+    tables are being written the folder has no manifest: a folder left by a killed process
+    names no run."""
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
-    paths = []
+    remove_stale(target)  # left by a process killed while writing
+    manifest = target / TABLES_MANIFEST
+    earlier = _earlier_tables(target)
+    manifest.unlink(missing_ok=True)
+    paths, digests = [], {}
     for name, table in tables.items():
         path = target / f"{name}.csv"
-        table.to_csv(path)
+        with replacing(path) as temporary:
+            with open(temporary, "w", encoding="utf-8", newline="") as handle:
+                table.to_csv(handle)
+            digests[path.name] = hashlib.sha256(temporary.read_bytes()).hexdigest()
         paths.append(path)
+    for stale in sorted(earlier - set(digests)):
+        (target / stale).unlink(missing_ok=True)
+    described = {"format": 1, "runs": [spec.to_json() for spec in runs], "tables": digests}
+    write_text(manifest, json.dumps(described, indent=2) + "\n")
     return paths
 
 

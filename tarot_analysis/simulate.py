@@ -139,13 +139,16 @@ def check_output_path(path: str | Path) -> Path:
     """Make sure an output file can be written at ``path`` (creating its folder), or say why.
 
     Called before a run starts, so that a bad path fails at once rather than after the work.
+    Temporary files of ``path`` left by a process that is gone are removed.
     """
     from tarot_analysis.errors import TarotInputError
+    from tarot_analysis.files import remove_stale
 
     target = Path(path)
     if target.is_dir():
         raise TarotInputError(f"cannot write {target}: it is a folder, not a file")
     check_writable_folder(target.parent, f" for {target}")
+    remove_stale(target.parent, f".{target.name}.*.tmp")
     return target
 
 

@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.files import write_text
 from tarot_analysis.report import (
     bidding,
     contracts,
@@ -177,9 +178,7 @@ def build_report(
         f"{context.bots_text}, {deals:,} deals.",
         sections,
     )
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    temporary.write_text(page, encoding="utf-8")
-    temporary.replace(target)
+    write_text(target, page)  # whole or not at all: a killed run leaves the old report
     if pdf:
         try:
             with step(PRINTING, progress, detail=f"{target.with_suffix('.pdf').name}, A4"):
