@@ -26,6 +26,14 @@ Traceback (most recent call last):
 RuntimeError: killed
 >>> (folder / "a.txt").read_text(), sorted(p.name for p in folder.iterdir())
 ('whole', ['a.txt'])
+
+A file that belongs to whoever creates it first (a run folder's definition) is created whole,
+and only if it is not there:
+
+>>> create_text(folder / "b.json", "first"), create_text(folder / "b.json", "second")
+(True, False)
+>>> (folder / "b.json").read_text()
+'first'
 """
 
 from __future__ import annotations
@@ -40,6 +48,7 @@ from typing import Final
 
 __all__ = [
     "TEMPORARY_SUFFIX",
+    "create_text",
     "is_stale",
     "remove_stale",
     "replacing",
@@ -137,6 +146,35 @@ def replacing(target: str | os.PathLike[str]) -> Iterator[Path]:
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
+
+
+def create_text(target: str | os.PathLike[str], text: str) -> bool:
+    """Create ``target`` holding ``text`` (UTF-8), whole, only if no file is there: ``True``
+    if this call created it, ``False`` if it was there already (left as it is).
+
+    The file is written under a temporary name and hard-linked into place, which fails if the
+    target exists: of two processes creating one file at once, one wins and the other sees a
+    complete file. Where the file system has no hard links, it is created exclusively.
+    """
+    path = Path(target)
+    temporary = temporary_path(path)
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return False
+        except OSError:  # no hard links here
+            try:
+                with open(path, "x", encoding="utf-8") as created:
+                    created.write(text)
+            except FileExistsError:
+                return False
+        return True
+    except OSError as error:
+        raise _named(error, path) from error
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def write_text(target: str | os.PathLike[str], text: str) -> Path:

@@ -52,7 +52,7 @@ import pyarrow.parquet as pq
 
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.files import remove_stale, replacing, temporary_path
+from tarot_analysis.files import create_text, remove_stale, replacing
 from tarot_analysis.progress import bar as progress_bar
 from tarot_analysis.simulate import check_writable_folder, map_chunks
 
@@ -147,31 +147,16 @@ def _read_definition(path: Path) -> dict[str, Any]:
 def _claim(folder: Path, spec: RunSpec) -> None:
     """Make ``folder`` this run's, or refuse it if it is another's.
 
-    The definition appears whole or not at all, and only if none is there (a hard link of a
-    complete file; where the file system has none, an exclusive create): of two runs that
-    claim a folder together, one wins and the other reads its definition and is refused if it
-    is another."""
+    The definition appears whole or not at all, and only if none is there
+    (:func:`tarot_analysis.files.create_text`): of two runs that claim a folder together, one
+    wins and the other reads its definition and is refused if it is another."""
     path = folder / SPEC_FILE
     old = folder / OLD_SPEC_FILE
     if old.exists():
         with contextlib.suppress(FileExistsError):
             os.link(old, path)
         old.unlink(missing_ok=True)
-    text = json.dumps(spec.to_json(), indent=2)
-    temporary = temporary_path(path)
-    temporary.write_text(text, encoding="utf-8")
-    try:
-        os.link(temporary, path)
-    except FileExistsError:
-        pass  # claimed already: checked below
-    except OSError:  # no hard links here: create it exclusively instead
-        try:
-            with open(path, "x", encoding="utf-8") as created:
-                created.write(text)
-        except FileExistsError:
-            pass
-    finally:
-        temporary.unlink(missing_ok=True)
+    create_text(path, json.dumps(spec.to_json(), indent=2))  # unless a run is there
     differing = _differing(_read_definition(path), spec.identity())
     if differing:
         raise TarotInputError(
