@@ -3,7 +3,8 @@ ticking line for a step that has nothing to count.
 
 Each phase is a lowercase verb (:data:`DEALING`, :data:`PLAYING`,
 :data:`PLAYING_EVERY_CONTRACT`, :data:`SCORING`, :data:`FITTING`, :data:`WRITING_CHARTS`,
-:data:`COMPARING`), followed by what it works on: ``playing every contract · fft-4 seat 0``.
+:data:`COMPARING`, :data:`CHECKING`), followed by what it works on:
+``playing every contract · fft-4 seat 0``.
 
 Every display writes to standard error and redraws itself every :data:`TICK_SECONDS` from a
 thread of its own, so that a long chunk or step still shows its clock moving. While a display
@@ -32,6 +33,7 @@ from typing import Any, Final
 from tqdm.auto import tqdm
 
 __all__ = [
+    "CHECKING",
     "COMPARING",
     "COMPILING_NOTICE",
     "DEALING",
@@ -46,6 +48,7 @@ __all__ = [
 ]
 
 #: Phases: what the toolkit is doing, as the displays name it.
+CHECKING: Final = "checking"  # the chunks a run finds on disk, before it resumes
 DEALING: Final = "dealing"
 PLAYING: Final = "playing"
 PLAYING_EVERY_CONTRACT: Final = "playing every contract"

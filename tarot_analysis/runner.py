@@ -53,6 +53,7 @@ import pyarrow.parquet as pq
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.files import create_text, remove_stale, replacing
+from tarot_analysis.progress import CHECKING
 from tarot_analysis.progress import bar as progress_bar
 from tarot_analysis.simulate import check_writable_folder, map_chunks
 
@@ -223,21 +224,23 @@ def _say_recomputed(faults: list[tuple[Path, str]]) -> None:
         )
 
 
-def _missing(target: Path, spec: RunSpec) -> list[int]:
-    """The chunks to compute: absent, or on disk but not this run's whole chunk (named)."""
-    missing, faults = [], []
-    for chunk in range(spec.chunks):
-        path = chunk_path(target, chunk)
-        if not path.exists():
-            missing.append(chunk)
-            continue
-        try:
-            _checked(path, spec, chunk)
-        except _Unfit as unfit:
-            missing.append(chunk)
-            faults.append((path, str(unfit)))
-    _say_recomputed(faults)
-    return missing
+def _missing(target: Path, spec: RunSpec, *, progress: bool = False, detail: str = "") -> list[int]:
+    """The chunks to compute: absent, or on disk but not this run's whole chunk (named, once
+    the ``checking`` bar shown while they are read is closed)."""
+    on_disk = [c for c in range(spec.chunks) if chunk_path(target, c).exists()]
+    faults = []
+    with progress_bar(
+        CHECKING, len(on_disk), unit="chunk", enabled=progress and bool(on_disk), detail=detail
+    ) as shown:
+        for chunk in on_disk:
+            try:
+                _checked(chunk_path(target, chunk), spec, chunk)
+            except _Unfit as unfit:
+                faults.append((chunk, str(unfit)))
+            shown.update(1)
+    _say_recomputed([(chunk_path(target, chunk), reason) for chunk, reason in faults])
+    kept = set(on_disk) - {chunk for chunk, _ in faults}
+    return [c for c in range(spec.chunks) if c not in kept]
 
 
 def run(
@@ -267,7 +270,8 @@ def run(
     check_writable_folder(target, " for the run's chunks")
     _claim(target, spec)
     remove_stale(target)  # left by processes killed while writing; live ones' are kept
-    missing = _missing(target, spec)
+    detail = f"{spec.kind} {spec.rules}" if detail is None else detail
+    missing = _missing(target, spec, progress=progress, detail=detail)
     resumed = spec.chunks - len(missing)
     base = (metadata or {}) | spec.to_json() | {"layout": CHUNK_LAYOUT}
 
@@ -288,7 +292,7 @@ def run(
 
     bar = progress_bar(
         phase, spec.deals, enabled=progress,
-        detail=f"{spec.kind} {spec.rules}" if detail is None else detail,
+        detail=detail,
         initial=spec.deals - sum(spec.chunk_bounds(c)[1] for c in missing),
     )  # fmt: skip
     with bar:
