@@ -286,6 +286,28 @@ def test_no_browser_means_no_pdf(
     assert not (tmp_path / "report.pdf").exists()
 
 
+def test_a_report_without_a_browser_is_html_and_one_line_on_how_to_get_the_pdf(
+    built: Built, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(report.pdf, "find_chromium", lambda: None)
+    os.utime(built.path, ns=(OLD_NS, OLD_NS))
+    parser = argparse.ArgumentParser(prog="tarot-analysis")
+    add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(
+        ["report", "--rules", "fft-4", "--deals", str(DEALS), "--seed", str(SEED), "--out",
+         str(built.out), "--data", str(built.data), "--no-progress", "--bots", "random", "--pdf"]
+    )  # fmt: skip
+    assert run_command(args) == 0
+    captured = capsys.readouterr()
+    assert built.path.stat().st_mtime_ns != OLD_NS  # written again
+    assert not built.path.with_suffix(".pdf").exists()
+    assert captured.out.startswith(f"Report: {built.path} ")
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, lines
+    assert "no headless Chromium found" in lines[0]
+    assert "print it to PDF from a browser" in lines[0] and "make browser" in lines[0]
+
+
 # --- In a real browser ---------------------------------------------------------------------------
 
 
@@ -422,7 +444,8 @@ def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None
     assert headings["limits"] == f"{len(sections)} What this does not say"
     tables = read_report(built.text).tables
     summary = tables["table-summary-thresholds"]
-    assert summary.header == ["contract", "from (fitted)", "95% interval", "skipped", "published"]
+    assert summary.header == ["contract", "bid from", "likely between", "a count of its own",
+                              "Chavey"]  # fmt: skip
     # The summary's thresholds are the detailed table's rows for Chavey's count.
     detailed = [row for row in tables["table-thresholds"].rows if row[0] == "Chavey's count"]
     assert [row[0] for row in summary.rows] == [row[1] for row in detailed]
@@ -441,6 +464,41 @@ def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None
     # Links to every other section, by their numbered headings.
     for key in sections[1:]:
         assert f'<a href="#{key}">{headings[key]}</a>' in summary_html
+
+
+def test_the_summary_says_how_to_count_a_hand_with_one_counted_by_the_code(built: Built) -> None:
+    from tarot_analysis.cards import Hand
+    from tarot_analysis.engine.game import GameState
+    from tarot_analysis.evaluators import CHAVEY_THRESHOLDS, chavey_sum
+    from tarot_analysis.rules import load_rules
+
+    summary_html = built.text.split('<section id="summary">')[1].split("</section>")[0]
+    assert "How to count a hand" in summary_html
+    prise, garde, garde_sans, garde_contre = CHAVEY_THRESHOLDS
+    assert (
+        f"a Prise from {prise}, a Garde from {garde}, a Garde sans from {garde_sans}, a Garde "
+        f"contre from {garde_contre}"
+    ) in summary_html
+    # The worked hand: dealt under the report's rules and seed, counted part by part.
+    hand = Hand(GameState.deal(load_rules("fft-4"), seed=SEED).hand(0))
+    assert f"{hand}</span>: {chavey_sum(hand)}, a" in summary_html.replace("&#34;", '"')
+    assert f'<code>tarot-analysis hand "{hand}"</code>' in summary_html.replace("&#34;", '"')
+
+
+def test_the_summary_speaks_a_players_words(built: Built) -> None:
+    summary_html = built.text.split('<section id="summary">')[1].split("</section>")[0]
+    for jargon in ("skipped", "bootstrap", "replicate", "±", "0.00", "fitted)"):
+        assert jargon not in summary_html, jargon
+    assert "points a deal (" in summary_html or "a loss too small to measure" in summary_html
+
+
+def test_a_loss_too_small_to_measure_is_said_so() -> None:
+    from tarot_analysis.report.summary import _loss
+
+    assert _loss(0.001, 0.002) == "a loss too small to measure"
+    assert _loss(-0.001, 0.0) == "a loss too small to measure"
+    assert _loss(6.35, 0.11) == "6.3 points a deal (6.2 to 6.5)"
+    assert _loss(-0.5, 0.3) == "a gain of 0.5 points a deal (0.2 to 0.8)"
 
 
 def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
