@@ -64,3 +64,9 @@ def test_the_worked_chavey_count_of_the_docs_is_the_codes() -> None:
             f"{garde_sans} and a Garde contre from {garde_contre}"
         ) in text, page
         assert f'tarot-analysis hand "{found[1]}"' in text, page
+
+
+def test_the_readme_says_where_the_command_is_after_make() -> None:
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    introduction = readme[: readme.index("## The main job")]
+    assert "After `make`, the toolkit's command is **`.venv/bin/tarot-analysis`**" in introduction

@@ -68,22 +68,19 @@ def how_to_count(context: Context) -> dict[str, str]:
     from tarot_analysis.engine.game import GameState
 
     rules = context.rules
-    prise, garde, garde_sans, garde_contre = ev.CHAVEY_THRESHOLDS
     petit = ev.PETIT_VALUE_BY_TRUMPS
     least = ev.TRUMP_LENGTH_LEAST
     length = ev.LONG_SUIT_VALUE_BY_LENGTH
     text = (
         f"Trumps: the 21 {ev.TWENTY_ONE_VALUE}, the Excuse {ev.EXCUSE_VALUE}, the Petit "
-        f"{petit[least]}, {petit[least + 1]} or {petit[least + 2]} with {least}, {least + 1} "
-        f"or {least + 2}+ trumps (nothing with fewer); holding {least} trumps or more, the "
-        f"Excuse among them, {ev.TRUMP_VALUE} for each; each trump from {ev.LEAST_MAJOR} to 21 "
-        f"{ev.MAJOR_VALUE} more, and {ev.MAJOR_SEQUENCE_VALUE} more if its neighbour is one "
-        f"too. Suits: king with its queen {ev.KING_AND_QUEEN_VALUE}, king {ev.KING_VALUE}, "
-        f"queen {ev.QUEEN_VALUE}, knight {ev.KNIGHT_VALUE}, jack {ev.JACK_VALUE}; a suit of "
-        f"5 cards {length[5]}, 6 cards {length[6]}, 7 or more {length[7]}. For a Garde sans or "
-        f"a Garde contre add {ev.VOID_VALUE} for a void, {ev.SINGLETON_VALUE} for a "
-        f"singleton. Chavey bids a Prise from {prise}, a Garde from {garde}, a Garde sans from "
-        f"{garde_sans}, a Garde contre from {garde_contre}."
+        f"{petit[least]} / {petit[least + 1]} / {petit[least + 2]} with {least} / {least + 1} "
+        f"/ {least + 2}+ trumps; holding {least}+ trumps (the Excuse counts) {ev.TRUMP_VALUE} "
+        f"each; each of {ev.LEAST_MAJOR} to 21 {ev.MAJOR_VALUE} more, {ev.MAJOR_SEQUENCE_VALUE} "
+        f"more beside another. Suits: king with queen {ev.KING_AND_QUEEN_VALUE}, king "
+        f"{ev.KING_VALUE}, queen {ev.QUEEN_VALUE}, knight {ev.KNIGHT_VALUE}, jack "
+        f"{ev.JACK_VALUE}; 5 / 6 / 7+ cards {length[5]} / {length[6]} / {length[7]}. Garde "
+        f"sans or contre only: a void {ev.VOID_VALUE}, a singleton {ev.SINGLETON_VALUE}. "
+        "Chavey's own thresholds are in the table below."
     )
     if rules.hand_size != ev.CHAVEY_HAND_SIZE:
         text += (
@@ -130,11 +127,9 @@ def _thresholds(guidance: Guidance, context: Context) -> Table:
     )  # fmt: skip
     header = ["contract", "bid from", "likely between", "a count of its own", "Chavey"]
     note = (
-        "Bid from: from this count on, this contract or a higher one scores best on these "
-        "deals. Likely between: where that count falls in 95% of the draws of the deals made "
-        "again. A count of its own: in how many draws some count is best bid with this "
-        "contract and not a higher one; when few, bid the next contract up from the same "
-        "count. Chavey: the published thresholds."
+        "Bid from: from this count on, this contract or a higher one scores best here; likely "
+        "between: in 95% of draws of the deals made again; a count of its own: the draws in "
+        "which some count bids it and no higher one (when few, bid the next one up)."
     )
     return Table("summary-thresholds", caption, header, rows, note=note)
 
@@ -170,15 +165,18 @@ def _contracts(auction: Stored, context: Context) -> Table:
 
 def _loss(mean: object, half: object) -> str:
     """A loss in points a deal with its 95% interval: ``6.3 points a deal (5.2 to 7.4)``, ``a
-    gain of 0.5 points a deal (0.2 to 0.8)`` when it is below zero, or ``a loss too small to
-    measure`` when both ends round to 0.0."""
+    gain of 0.5 points a deal (0.2 to 0.8)`` when it is below zero, and ``a loss too small to
+    measure`` when the interval reaches zero (with the interval, unless both ends round to
+    0.0)."""
     centre, width = float(cast(float, mean)), float(cast(float, half))
     low, high = centre - width, centre + width
     if round(low, 1) == 0 and round(high, 1) == 0:
         return "a loss too small to measure"
     if high < 0:
         return f"a gain of {-centre:.1f} points a deal ({-high:.1f} to {-low:.1f})"
-    return f"{centre + 0.0:.1f} points a deal ({low + 0.0:.1f} to {high + 0.0:.1f})"
+    if low <= 0:
+        return f"a loss too small to measure ({low + 0.0:.1f} to {high + 0.0:.1f} points a deal)"
+    return f"{centre:.1f} points a deal ({low:.1f} to {high:.1f})"
 
 
 def _loss_sentence(guidance: Guidance) -> str:
@@ -288,7 +286,6 @@ def section(
         "summary", "Summary", "summary.html.j2",
         {
             "context": context,
-            "description": context.rules.description,
             "count": how_to_count(context),
             "best": best_by_chavey_text(guidance) or "no count held by enough deals",
             "thresholds": _thresholds(guidance, context),
