@@ -313,23 +313,24 @@ def test_a_report_without_a_browser_is_html_and_one_line_on_how_to_get_the_pdf(
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
-    """A headless Chromium: the one installed, else one ``apt-get install`` tried once."""
+    """A headless Chromium: the one installed, else the one `make browser` installs once (only
+    as root, and only when the install upgrades or removes nothing already installed)."""
     found = report.find_chromium()
     if found:
         return found
     if shutil.which("apt-get") is None or os.geteuid() != 0:
         pytest.skip("no Chromium installed, and apt-get is missing or needs root to install one")
+    script = Path(__file__).resolve().parent.parent / "scripts" / "install_chromium.sh"
     try:
         done = subprocess.run(
-            ["apt-get", "install", "-y", "chromium"], capture_output=True, text=True,
-            timeout=900, check=False, env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"},
-        )  # fmt: skip
+            ["sh", str(script)], capture_output=True, text=True, timeout=900, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
-        pytest.skip(f"no Chromium installed, and apt-get install chromium failed: {error}")
+        pytest.skip(f"no Chromium installed, and installing one failed: {error}")
     found = report.find_chromium()
     if not found:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        pytest.skip(f"no Chromium installed, and apt-get install chromium failed: {last}")
+        said = (done.stdout.strip().splitlines() or ["no message"])[-1]
+        pytest.skip(f"no Chromium installed: {said}")
     return found
 
 
