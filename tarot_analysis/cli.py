@@ -462,14 +462,15 @@ def _hand(args: argparse.Namespace) -> int:
 
 
 def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
-    from tarot_analysis.evaluators import bid_names, bouts_and_trumps_bid, chavey_bid
+    from tarot_analysis.evaluators import bid_names, bouts_and_trumps_bid, chavey_bid, chavey_sum
+    from tarot_analysis.plots import contract_label
 
     rules = analysis.rules
     ev = analysis.evaluations
-    chavey_says = bid_names(chavey_bid(ev["chavey"], ev["chavey_with_distribution"],
-                                       hand_size=rules.hand_size))  # fmt: skip
-    rule_of_thumb = bid_names(
-        bouts_and_trumps_bid(ev["bouts_and_trumps"], hand_size=rules.hand_size)
+    chavey_says = contract_label(str(bid_names(chavey_bid(
+        ev["chavey"], ev["chavey_with_distribution"], hand_size=rules.hand_size))))  # fmt: skip
+    rule_of_thumb = contract_label(
+        str(bid_names(bouts_and_trumps_bid(ev["bouts_and_trumps"], hand_size=rules.hand_size)))
     )
     bots = (
         analysis.bots[0] + " at every seat"
@@ -481,8 +482,11 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
         f"{analysis.deals:,} deals dealt around it, bots: {bots}, mode: counterfactual "
         f"(every contract played on the same deals), seed {seed}, "
         f"tarot-analysis {__version__} ({elapsed:.1f} s)",
-        f"Evaluations: Chavey {ev['chavey']} (with distribution {ev['chavey_with_distribution']}) "
-        f"→ {chavey_says}; bouts and trumps {ev['bouts_and_trumps']} → {rule_of_thumb}",
+        # What the published counts bid, told apart from the bid these deals recommend below.
+        f"Evaluations: Chavey {ev['chavey']} (with distribution {ev['chavey_with_distribution']}; "
+        f"published thresholds: {chavey_says}); bouts and trumps {ev['bouts_and_trumps']} "
+        f"(rule of thumb: {rule_of_thumb})",
+        f"Chavey's count, part by part: {chavey_sum(analysis.hand)}",
         "",
     ]
     summary = analysis.outcomes.summary()

@@ -268,6 +268,16 @@ class GameState:
         table = score_outcomes(self.raw_outcome()[None], self.poignees()[None], self.rules)
         return table[[f"score_{seat}" for seat in range(players)]].to_numpy()[0]
 
+    def _bids_spoken(self) -> tuple[int, ...]:
+        """Every seat's bid, −2 for a seat yet to speak: the auction opens with every seat at
+        −1 and goes once round from seat 0, so during it the seat to act and those after it
+        have not spoken."""
+        players = self.rules.players
+        bids = [int(b) for b in self.s[S.S_BIDS : S.S_BIDS + players]]
+        if self.decision == "bid":
+            bids[self.actor :] = [-2] * (players - self.actor)
+        return tuple(bids)
+
     @property
     def is_played(self) -> bool:
         """Over, and played to the end rather than redealt."""
@@ -341,7 +351,7 @@ class GameState:
             legal_actions=tuple(int(a) for a in np.flatnonzero(mask)),
             action_mask=mask,
             hand=self.hand(seat),
-            bids=tuple(int(b) for b in s[S.S_BIDS : S.S_BIDS + players]),
+            bids=self._bids_spoken(),
             taker=taker,
             contract=contract,
             called=called,

@@ -7,7 +7,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from markupsafe import Markup
 
@@ -40,6 +40,11 @@ if TYPE_CHECKING:
 
 __all__ = ["PRINTING", "build_report", "render_page"]
 
+#: Said after the reason when no PDF could be printed: how to get one all the same.
+PDF_HOW_TO: Final = (
+    "the report is written as HTML: print it to PDF from a browser, or install Chromium "
+    "(on Debian, as root: make browser) and run the same command again, which reuses its runs"
+)
 #: The phase of printing the PDF, as the progress display names it.
 PRINTING = "printing"
 
@@ -120,7 +125,8 @@ def build_report(
     ``out_dir/strategy-<rules>-<bots>-<deals>.html``.
 
     ``pdf=True`` also prints it to a PDF beside it with a headless Chromium; when there is
-    none, or it fails, a warning says so in one line and the HTML stays. ``client``: a Dask
+    none, or it fails, a warning says so in one line, with how to get the PDF
+    (:data:`PDF_HOW_TO`), and the HTML stays. ``client``: a Dask
     client whose workers run the chunks (the same report as on local threads).
     """
     from tarot_analysis.memory import check_memory
@@ -184,5 +190,5 @@ def build_report(
             with step(PRINTING, progress, detail=f"{target.with_suffix('.pdf').name}, A4"):
                 render_pdf(target)
         except TarotInputError as error:
-            warnings.warn(f"{error}; the report stays HTML only", stacklevel=2)
+            warnings.warn(f"{error}; {PDF_HOW_TO}", stacklevel=2)
     return target
