@@ -44,7 +44,10 @@ FOUR_QUEENS = "QS QH QD QC KS 4S 3H 2H 6D 5D 10C 2C"
 
 @pytest.mark.parametrize("preset", ["six-king-queen", "legacy-6"])
 @pytest.mark.parametrize("bot", ["heuristic", "random"])
-def test_holding_four_kings_the_two_calls_are_two_different_queens(preset: str, bot: str) -> None:
+def test_holding_four_kings_the_first_call_is_any_suit_card_the_second_another_queen(
+    preset: str, bot: str
+) -> None:
+    # Seed 000: with all four kings, a queen or any other suit card; then a queen.
     rules = load_rules(preset)
     hands = deal_around(rules, {0: FOUR_KINGS})
     garde = contract_index(preset, "garde")
@@ -52,8 +55,11 @@ def test_holding_four_kings_the_two_calls_are_two_different_queens(preset: str, 
     first = result.outcomes[:, COL["called_1"]]
     second = result.outcomes[:, COL["called_2"]]
     queens = ids("QS QH QD QC")
-    assert set(first) <= queens and set(second) <= queens
+    assert all(card < cards.N_SUIT_CARDS for card in first) and set(second) <= queens
     assert np.all(first != second)
+    if bot == "random":
+        assert set(first) - queens  # not only queens
+    assert referee_all(result) == 40
 
 
 @pytest.mark.parametrize("bot", ["heuristic", "random"])
@@ -65,11 +71,12 @@ def test_holding_four_queens_the_second_call_is_any_other_suit_card(bot: str) ->
     first = set(result.outcomes[:, COL["called_1"]])
     second = set(result.outcomes[:, COL["called_2"]])
     assert first <= ids("KS KH KD KC")
-    assert not second & ids("KS KH KD KC QS QH QD QC")
+    assert not second & ids("KS KH KD KC")  # never two kings
     assert all(card < cards.N_SUIT_CARDS for card in second)
     if bot == "random":
-        # Not only knights then jacks: low suit cards are called too.
-        assert second - ids("CS CH CD CC JS JH JD JC")
+        # Its own queens and low suit cards are called too.
+        assert second & ids("QS QH QD QC")
+        assert second - ids("QS QH QD QC CS CH CD CC JS JH JD JC")
 
 
 def test_holding_four_queens_a_low_card_may_be_called_second() -> None:
