@@ -1033,7 +1033,7 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     Recorded as metadata beside every output, so that any deal can be replayed.
 
     >>> rules_to_dict(load_rules("fft-5"))["shares"]
-    {'alone': 4, 'partner_fractions': ['1/3']}
+    {'alone': 4, 'partner_fractions': ['1/3'], 'both_calls_one_partner': 'first_share'}
     """
     plain = _to_plain(rules)
     assert isinstance(plain, dict)

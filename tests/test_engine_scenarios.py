@@ -13,6 +13,7 @@ from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.play import play_given
+from tarot_analysis.replay import describe
 from tarot_analysis.rules import Rules, load_rules
 
 COL = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}
@@ -162,6 +163,8 @@ def excuse_kept_to_the_last_trick(rules: Rules) -> tuple[int, int]:
     out = result.outcomes[0]
     assert out[COL["attack_tricks"]] == 17 and out[COL["defence_tricks"]] == 1
     assert result.tricks is not None and cards.EXCUSE in result.tricks[0, -1]
+    changed = "the Excuse played to the last trick changed sides" in describe(result)
+    assert changed == (rules.excuse_last_trick == "changes_sides")  # the half point, explained
     return int(out[COL["attack_half_points"]]), int(out[COL["attack_bouts"]])
 
 

@@ -377,3 +377,47 @@ def test_legacy_five_holding_four_kings_may_call_any_suit_card() -> None:
     assert called - ids("QS QH QD QC")  # not only queens
     heuristic = play_given(legacy, [hands], bots="heuristic", forced=[0, 1, -1, -1], seed=2)
     assert heuristic.outcomes[0, COL["called_1"]] in ids("QH QD QC")  # a queen it lacks first
+
+
+# --------------------------------------------------------------------------------------------
+# The Excuse kept to the last trick (docs/rules.md#the-excuse)
+# --------------------------------------------------------------------------------------------
+
+
+class KeepsTheExcuse:
+    """Plays a random legal card but the Excuse, which it keeps while it can; a random answer
+    to every other decision."""
+
+    name = "keeps-the-excuse"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: object) -> int:
+        legal = [int(a) for a in observation.legal_actions]  # type: ignore[attr-defined]
+        if observation.decision == "card" and len(legal) > 1:  # type: ignore[attr-defined]
+            legal = [action for action in legal if action != cards.EXCUSE]
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+@pytest.mark.parametrize("preset", ["fft-4", "fft-5", "legacy-6", "trumps-broken-4"])
+def test_the_excuse_kept_to_the_last_trick_goes_where_the_referee_says(preset: str) -> None:
+    rules = load_rules(preset)
+    bots = [KeepsTheExcuse(seat) for seat in range(rules.players)]
+    result = play(rules, 150, bots=bots, seed=8, keep_tricks=True)
+    assert referee_all(result) > 100
+    assert result.tricks is not None and result.leaders is not None
+    # Deals where the Excuse's own side won the last trick: the two readings part there.
+    own_side_won = 0
+    for deal in np.flatnonzero(result.outcomes[:, COL["redeal"]] == 0):
+        row = result.outcomes[deal]
+        attack = {int(row[COL["taker"]])} | {
+            int(row[COL[name]]) for name in ("partner_1", "partner_2") if row[COL[name]] >= 0
+        }
+        last = [int(card) for card in result.tricks[deal, -1]]
+        if cards.EXCUSE not in last:
+            continue  # in the dog or the écart
+        owner = (int(result.leaders[deal, -2]) + last.index(cards.EXCUSE)) % rules.players
+        winner = int(result.leaders[deal, -1])
+        own_side_won += owner != winner and (owner in attack) == (winner in attack)
+    assert own_side_won >= 10

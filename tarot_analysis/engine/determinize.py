@@ -8,7 +8,10 @@ the deals consistent with the seat's observation
 (:meth:`~tarot_analysis.engine.game.GameState.observation`):
 
 - its own hand and every card played stay where they are;
-- a seat seen void in a suit holds none of it, one seen without trumps holds no trump;
+- a seat seen void in a suit holds none of it, one seen without trumps holds no trump (under
+  ``trump_lead_unable_to_beat = "any_card"`` a card other than a trump on a trump lead shows
+  no void: the worlds then leave out only what the voids say, not that the player held no
+  higher trump);
 - the cards shown with a poignée stay with the seat that showed them, until played, and that
   seat holds no other trump (a poignée shows every trump and the Excuse of the hand); where
   the rules show only the count, the highest and the lowest trump, the seat holds exactly as
