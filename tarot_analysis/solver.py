@@ -7,7 +7,9 @@ attack maximises them and the defence minimises them, under a French preset's ru
 Counting, in half points as the engine counts them: the winner of a trick takes its cards;
 the Excuse played before the last trick stays with its owner's side (4.5 points), which gives
 half a point to the trick's winner when the two sides differ; the Excuse played to the last
-trick goes to that trick's winner. The chelem's special cases are left out.
+trick changes sides or goes to that trick's winner, as the rules say (the engine's own
+:func:`~tarot_analysis.engine.core.excuse_last_trick_side`). The chelem's special cases are
+left out.
 
 The search is fail-soft alpha-beta over the cards, written with an explicit stack (no
 recursion, so numba's cache keeps it), run with null windows that halve the range of the value
@@ -76,7 +78,7 @@ from tarot_analysis.engine.cardsets import (
     suit_of,
     trumps_above,
 )
-from tarot_analysis.engine.core import legal_cards
+from tarot_analysis.engine.core import excuse_last_trick_side, legal_cards
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
@@ -262,13 +264,19 @@ def _trick_half_points(
     attack_mask: int,
     last: bool,
     half_points: Any,
+    p: Any,
 ) -> int:
-    """Attack half points of a completed trick, the Excuse's exchange included."""
+    """Attack half points of a completed trick, the Excuse's exchange included; at the last
+    trick the Excuse goes where the engine sends it (:func:`excuse_last_trick_side`)."""
     winner_attacks = (attack_mask >> winner) & 1 == 1
     total = 0
     for k in range(players):
         card = path[start + k]
-        if card == EXCUSE and not last:
+        if card == EXCUSE and last:
+            owner_side = (attack_mask >> ((leader + k) % players)) & 1
+            if excuse_last_trick_side(owner_side, 1 if winner_attacks else 0, p) == 1:
+                total += half_points[card]
+        elif card == EXCUSE:
             owner = (leader + k) % players
             owner_attacks = (attack_mask >> owner) & 1 == 1
             if owner_attacks:
@@ -895,7 +903,7 @@ def _search(
                 offset = _winner_offset(path, start, players)
                 winner = (node_leader + offset) % players
                 result = acc + _trick_half_points(
-                    path, start, players, node_leader, winner, attack_mask, True, half_points
+                    path, start, players, node_leader, winner, attack_mask, True, half_points, p
                 )
                 result += _petit_at_last(path, start, players, winner, attack_mask, petit_bonus)
                 relevant[d, 0] = _won_by_rank(path, start, players, offset)
@@ -1049,6 +1057,7 @@ def _search(
                     attack_mask,
                     frames[child, _LEFT] == 0,
                     half_points,
+                    p,
                 )
                 if frames[child, _LEFT] == 0:
                     gained += _petit_at_last(path, start, players, winner, attack_mask, petit_bonus)
@@ -1533,7 +1542,8 @@ def _principal_petit_au_bout(
         hands_hi=position.hands_hi.copy(),
         path=position.path.copy(),
     )
-    half_points = engine_rules(rules).half_points
+    tables = engine_rules(rules)
+    half_points = tables.half_points
     trick = [int(card) for card in at.path[: at.trick_len]]
     remaining = value
     while True:
@@ -1567,6 +1577,7 @@ def _principal_petit_au_bout(
                 winner,
                 at.attack_mask,
                 half_points,
+                tables.params,
             )
         )
         at.leader = winner
@@ -1595,7 +1606,7 @@ def _winner_offset_py(path: Any, count: int) -> int:
 
 @njit(**KERNEL)
 def _trick_half_points_py(
-    trick: Any, players: int, leader: int, winner: int, attack_mask: int, half_points: Any
+    trick: Any, players: int, leader: int, winner: int, attack_mask: int, half_points: Any, p: Any
 ) -> int:
     """:func:`_trick_half_points` of a trick before the last, for Python callers."""
-    return _trick_half_points(trick, 0, players, leader, winner, attack_mask, False, half_points)
+    return _trick_half_points(trick, 0, players, leader, winner, attack_mask, False, half_points, p)

@@ -23,7 +23,12 @@ from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules, load_rules
 from tarot_analysis.solver import legal_plays, solve
-from tests.reference_play import card_half_points, legal_cards, trick_winner
+from tests.reference_play import (
+    card_half_points,
+    excuse_at_last_trick_to_attack,
+    legal_cards,
+    trick_winner,
+)
 
 FRENCH_PRESETS = ("fft-3", "fft-4", "fft-5")
 EXCUSE_HALF_POINTS = 9  # 4.5 points kept by the Excuse's side
@@ -40,7 +45,10 @@ def trick_half_points(
     total = 0
     for k, card in enumerate(trick):
         owner = (leader + k) % rules.players
-        if card == EXCUSE and not last:
+        if card == EXCUSE and last:
+            if excuse_at_last_trick_to_attack(owner in attack, winner in attack, rules):
+                total += EXCUSE_HALF_POINTS
+        elif card == EXCUSE:
             if owner in attack:
                 total += EXCUSE_HALF_POINTS
                 if winner not in attack:
@@ -251,10 +259,16 @@ def test_excuse_before_the_last_trick_stays_with_its_side() -> None:
     assert solution.best_cards == ("E",)
 
 
-def test_excuse_at_the_last_trick_goes_to_the_winner() -> None:
+def test_excuse_at_the_last_trick_changes_sides() -> None:
     rules = load_rules("fft-4")
     solution = solve(rules, ["E", "21", "3", "KS"], leader=0, attack={0})
     assert solution.attack_points == 0.0
+    # The defence plays it to the last trick and wins that trick: the attack takes it (FFT),
+    # or it goes with the trick (the Russian-language text for four players).
+    hands = ["1S", "E", "KS", "2S"]
+    assert solve(rules, hands, leader=0, attack={0}).attack_points == 4.5
+    with_the_trick = dataclasses.replace(rules, excuse_last_trick="trick_winner")
+    assert solve(with_the_trick, hands, leader=0, attack={0}).attack_points == 0.0
 
 
 def test_inside_a_trick_the_cards_played_count() -> None:

@@ -388,3 +388,45 @@ def test_the_state_names_the_outcome_columns_in_their_order() -> None:
                     "ecart_half_points": "ECART_HALF", "petit_wins_last_trick": "PETIT_WINS_LAST",
                     "chelem_announced": "CHELEM_ANNOUNCED"}.get(name, name.upper())  # fmt: skip
         assert getattr(S, f"O_{constant}") == index, name
+
+
+def test_worlds_are_uniform_when_a_poignee_showed_only_its_count() -> None:
+    # legacy-4: the taker showed 11 trumps with the Excuse, the 21 and the 3; with one card
+    # left each, its last card may be a hidden trump between them, or not, as the count says.
+    rules = load_rules("legacy-4")
+    hand = "21 19 17 15 13 11 9 7 5 3 E KS QS CS JS 10S 9S 8S"
+    others = [card for card in range(78) if card not in set(cards.parse_cards(hand))]
+    checked = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        rng.shuffle(others)
+        hands = [hand] + [
+            cards.format_cards(others[18 * k : 18 * (k + 1)]) for k in range(3)
+        ] + [cards.format_cards(others[54:])]  # fmt: skip
+        state = GameState.from_hands(rules, hands, forced=[0, 2, -1, -1])
+        while not state.is_over and not (
+            state.decision == "card" and int(state.s[S.S_TRICK]) == 17
+        ):
+            if state.decision == "poignee":
+                state.apply(S.SHOW_0 + 1)
+            else:
+                state.apply(int(rng.choice(state.legal_actions())))
+        if state.is_over:
+            continue  # a Petit sec
+        places, _, _ = consistent_places(state, 1)
+        hidden = [place for place in places if place >= 16]
+        everyone = every_consistent_world(state, 1)
+        if not hidden or len(everyone) < 3:
+            continue
+        counts = sampled_worlds(state, 1, 60 * len(everyone))
+        assert set(counts) <= set(everyone)
+        observed = np.array([counts[world] for world in everyone])
+        assert stats.chisquare(observed).pvalue > 1e-3
+        seen = state.observation(1)
+        for world in determinize(state, 1, rng=seed, count=10):
+            # Replayed, the world's taker shows the same count and the same two trumps.
+            again = world.observation(1)
+            assert again.poignee_counts == seen.poignee_counts
+            assert again.poignees == seen.poignees
+        checked += 1
+    assert checked >= 3

@@ -163,8 +163,8 @@ def check_forced_calls(
             rule = f"seat {taker} holds {holding}, so calls a {ranks[whole]}"
     elif lo & cards.QUEENS_MASK == cards.QUEENS_MASK:
         rule = (
-            f"seat {taker} holds all four queens, so the second call is a knight, a jack or a "
-            "low suit card, not already called"
+            f"seat {taker} holds all four queens, so the second call is one of them or any "
+            "other suit card but a king, not already called"
         )
     else:
         rule = "the second call is a queen other than the first call"

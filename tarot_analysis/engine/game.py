@@ -85,9 +85,12 @@ class Observation:
       ``taker`` and ``contract`` (−1 and ``None`` before the auction ends; Tarocco: the dealer,
       no contract), ``called`` cards, ``partners`` seen so far (a called card played),
       ``dog`` when shown (``None`` otherwise), ``poignees`` (each seat's level and the cards
-      shown), ``chelem`` announced, every finished trick in ``tricks`` (leader, cards in play
-      order), the trick in progress (``trick_leader``, ``trick``), and ``voids``: per seat
-      the suits (0–3) it was seen to lack, and 4 once it failed to trump (no trumps left).
+      shown: every trump and the Excuse, or under ``poignee.shown = "count_highest_lowest"``
+      only the highest and the lowest trump), ``poignee_counts`` (the trumps with the Excuse
+      each poignée counted, 0 where none was shown), ``chelem`` announced, every finished
+      trick in ``tricks`` (leader, cards in play order), the trick in progress
+      (``trick_leader``, ``trick``), and ``voids``: per seat the suits (0–3) it was seen to
+      lack, and 4 once it failed to trump (no trumps left).
     - Its own: ``ecart``, the cards it discarded (the taker's écart, the Tarocco dealer's
       discard); another seat sees only the trumps of an écart that the rules show.
     """
@@ -113,6 +116,7 @@ class Observation:
     trick_leader: int
     trick: tuple[int, ...]
     voids: tuple[frozenset[int], ...]
+    poignee_counts: tuple[int, ...] = ()
 
     @property
     def hand_text(self) -> str:
@@ -364,6 +368,7 @@ class GameState:
             trick_leader=int(s[S.S_LEADER]) if kind == S.CARD else -1,
             trick=tuple(int(s[S.S_TRICK_CARDS + k]) for k in range(in_trick)),
             voids=voids,
+            poignee_counts=tuple(int(s[S.S_POIGNEE_COUNT + k]) for k in range(players)),
         )
 
     @property
