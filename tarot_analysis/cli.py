@@ -954,7 +954,7 @@ def _solve(args: argparse.Namespace) -> int:
     trick = cards.parse_cards(args.trick) if args.trick.strip() else []
     started = time.perf_counter()
     progress = _SolveProgress(
-        f"{rules.name}, {sum(len(cards.parse_cards(h)) for h in args.hands)} cards",
+        f"{rules.name}, {sum(len(hand.split()) for hand in args.hands)} cards",
         enabled=not (args.no_progress or args.json),
     )
     stopped: SearchStopped | None = None
