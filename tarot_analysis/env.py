@@ -44,6 +44,7 @@ except ImportError as error:  # pragma: no cover - depends on the extras install
 from tarot_analysis import cards
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState, Observation, action_name
+from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules, load_rules
 
 __all__ = [
@@ -244,12 +245,22 @@ class raw_env(AECEnv):  # the lower-case name PettingZoo's environments use
         return {"observation": encode(seen, self.rules), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        if self.state is None:
+            raise TarotInputError("no deal yet: call reset() before step()")
+        if not self.agents:
+            raise TarotInputError("the deal is over and every agent is done: call reset()")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
-        assert self.state is not None and action is not None
+        if isinstance(action, np.ndarray) and action.ndim == 0:
+            action = action.item()
+        if action is None:
+            raise TarotInputError(
+                f"{self.agent_selection} is to act, not done: step() needs one of its legal "
+                "actions (None is the step of an agent that is done)"
+            )
         self._cumulative_rewards[self.agent_selection] = 0.0
-        self.state.apply(int(action))
+        self.state.apply(action)
         if self.state.is_over:
             scores = self.state.scores()
             for seat, agent in enumerate(self.possible_agents):

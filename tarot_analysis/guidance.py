@@ -41,9 +41,11 @@ from tarot_analysis.runner import RunResult, RunSpec, iter_chunks, read_dataset,
 from tarot_analysis.stats import Z_95, wilson_interval
 
 __all__ = [
+    "MIN_FIT_DEALS",
     "GuidanceData",
     "best_choices",
     "best_ranges",
+    "can_fit",
     "guidance_tables",
     "merge_counts",
     "rows_counts",
@@ -53,6 +55,13 @@ __all__ = [
     "threshold_loss",
     "thresholds",
 ]
+
+#: The fewest deals played for the fitted parts of the guidance: the thresholds fitted to the
+#: deals with their bootstrap intervals, what each rule loses (out of sample on two folds of
+#: the deals) and the success model (fitted on four fifths of them, tested on the rest). On
+#: fewer deals they would read noise (a model of ten deals separates them perfectly): the run
+#: gives its tables by count alone and says so. docs/guidance.md states it.
+MIN_FIT_DEALS: Final = 1_000
 
 KEPT_FEATURES = (
     "trumps",
@@ -696,7 +705,8 @@ def thresholds(data: GuidanceData) -> pd.DataFrame:
     rule fitted to the run's deals (:func:`monotone_choice`) bids the contract or a higher one,
     its 95% percentile interval over the bootstrap replicates (``inf``: beyond every value
     seen), the share of replicates in which it is never bid alone, and the published
-    threshold beside it."""
+    threshold beside it. At least :data:`MIN_FIT_DEALS` deals played."""
+    _check_can_fit(data)
     rows = []
     options = len(data.contracts) + 1
     for evaluator in BOOTSTRAPPED:
@@ -790,8 +800,10 @@ def threshold_loss(data: GuidanceData) -> pd.DataFrame:
     In sample, the best options and the fitted thresholds are chosen on every deal and scored
     on the same deals: the loss of the fitted rules is then optimistic. Out of sample, they are
     chosen on one fold of the deals (even deal numbers, or odd) and scored on the other, then
-    the other way round; the losses of both folds are pooled, deal by deal.
+    the other way round; the losses of both folds are pooled, deal by deal. At least
+    :data:`MIN_FIT_DEALS` deals played.
     """
+    _check_can_fit(data)
     rows = []
     for rule, evaluator in RULES.items():
         measured = {}
@@ -829,10 +841,31 @@ def threshold_loss(data: GuidanceData) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("rule")
 
 
+def can_fit(data: GuidanceData) -> bool:
+    """Whether the run played enough deals (:data:`MIN_FIT_DEALS`) for the thresholds, their
+    losses and the success model to be fitted."""
+    return data.played_deals >= MIN_FIT_DEALS
+
+
+def not_fitted(data: GuidanceData) -> str:
+    """Why the fitted parts are left out of a run of too few deals, in one sentence."""
+    return (
+        f"thresholds and success model not fitted: {data.played_deals:,} deals played, fewer "
+        f"than the {MIN_FIT_DEALS:,} they need"
+    )
+
+
+def _check_can_fit(data: GuidanceData) -> None:
+    if not can_fit(data):
+        raise TarotInputError(not_fitted(data))
+
+
 def guidance_tables(data: GuidanceData, *, progress: bool = False) -> dict[str, pd.DataFrame]:
     """Every guidance table of a run: by Chavey count with the pass read both ways (scoring 0,
     and measured: ``by_chavey_pass_played``), by bouts and trumps, by kings, the thresholds
     and what each rule loses. ``progress`` shows the step (:func:`tarot_analysis.progress.step`).
+    A run of fewer than :data:`MIN_FIT_DEALS` deals played has no thresholds and no losses
+    (:func:`can_fit`).
     """
     with step(SCORING, progress, detail=f"{data.rules.name} seat {data.seat}, tables") as shown:
         by_chavey = table_by(data, "chavey")
@@ -843,6 +876,8 @@ def guidance_tables(data: GuidanceData, *, progress: bool = False) -> dict[str, 
             "by_bouts_trumps": table_by(data, ["bouts", "trumps"]),
             "by_kings": table_by(data, "kings"),
         }
+        if not can_fit(data):
+            return tables
         shown.set_postfix_str("thresholds with their bootstrap intervals")
         tables["thresholds"] = thresholds(data)
         shown.set_postfix_str("what each rule loses")
@@ -1061,7 +1096,9 @@ def compare_evaluators(
     of predicted probability, the best contract by tenth of the fitted model's probability on
     the held-out deals (``by_model``, as :func:`table_by`), and the caveats of reading it, one
     sentence each. ``progress`` shows the step (:func:`tarot_analysis.progress.step`).
+    At least :data:`MIN_FIT_DEALS` deals played.
     """
+    _check_can_fit(data)
     where = f"{data.rules.name} seat {data.seat}, the success model of {contract}"
     with step(FITTING, progress, detail=where) as shown:
         played = model_frame(data.played().sort_values("deal"))

@@ -3,7 +3,7 @@ ticking line for a step that has nothing to count.
 
 Each phase is a lowercase verb (:data:`DEALING`, :data:`PLAYING`,
 :data:`PLAYING_EVERY_CONTRACT`, :data:`SCORING`, :data:`FITTING`, :data:`WRITING_CHARTS`,
-:data:`COMPARING`, :data:`CHECKING`), followed by what it works on:
+:data:`COMPARING`, :data:`CHECKING`, :data:`SOLVING`), followed by what it works on:
 ``playing every contract · fft-4 seat 0``.
 
 Every display writes to standard error and redraws itself every :data:`TICK_SECONDS` from a
@@ -41,6 +41,7 @@ __all__ = [
     "PLAYING",
     "PLAYING_EVERY_CONTRACT",
     "SCORING",
+    "SOLVING",
     "TICK_SECONDS",
     "WRITING_CHARTS",
     "bar",
@@ -56,6 +57,7 @@ SCORING: Final = "scoring"
 FITTING: Final = "fitting"
 WRITING_CHARTS: Final = "writing charts"
 COMPARING: Final = "comparing"
+SOLVING: Final = "solving"
 
 #: Seconds between two redraws of an open display.
 TICK_SECONDS: Final = 1.0

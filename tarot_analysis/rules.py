@@ -24,6 +24,7 @@ import json
 import math
 import os
 import re
+import stat
 import tomllib
 import types
 from collections.abc import Mapping, Sequence
@@ -806,9 +807,25 @@ def _load_base(extends: str, where: str, folder: Path, reading: frozenset[Path])
     return _load_file(path, reading)
 
 
+#: The largest rules file read (1 MiB): a preset is a few kilobytes.
+MAX_RULES_FILE_BYTES: Final = 1 << 20
+
+
 def _read_toml(path: Path, where: str) -> dict[str, Any]:
     try:
-        data = path.read_bytes()
+        # Looked at before it is opened: opening a pipe would wait for a writer.
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(mode):
+            raise RulesError(f"{where}: not a regular file (a device, a pipe or a socket)")
+        with path.open("rb") as file:
+            data = file.read(MAX_RULES_FILE_BYTES + 1)
+        if len(data) > MAX_RULES_FILE_BYTES:
+            raise RulesError(
+                f"{where}: larger than {MAX_RULES_FILE_BYTES // (1 << 20)} MiB, too large for a "
+                "rules file"
+            )
     except FileNotFoundError:
         raise RulesError(f"{where}: no such file") from None
     except IsADirectoryError:

@@ -93,21 +93,28 @@ def map_chunks(
         return
 
     pending: deque[Future[T]] = deque()
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        try:
-            for chunk in chunks:
-                pending.append(pool.submit(work, chunk))
-                if len(pending) >= 2 * threads:
-                    result = pending.popleft().result()
-                    advance(result)
-                    yield result
-            while pending:
+    pool = ThreadPoolExecutor(max_workers=threads)
+    interrupted = False
+    try:
+        for chunk in chunks:
+            pending.append(pool.submit(work, chunk))
+            if len(pending) >= 2 * threads:
                 result = pending.popleft().result()
                 advance(result)
                 yield result
-        finally:
-            for future in pending:
-                future.cancel()
+        while pending:
+            result = pending.popleft().result()
+            advance(result)
+            yield result
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        for future in pending:
+            future.cancel()
+        # On Ctrl-C the chunks under way are not waited for: compiled code cannot be stopped,
+        # and the command ends the process once it has said what it kept.
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
 
 
 def seed_label(seed: np.random.SeedSequence) -> int | list[int] | None:

@@ -123,3 +123,32 @@ def test_render_shows_the_seats_yet_to_bid() -> None:
     # Each agent's observation tells the seats yet to speak from those that passed.
     seen = environment.unwrapped.state.observation(2)
     assert seen.bids == (0, -1, -2, -2)
+
+
+def test_the_bare_environment_says_what_is_wrong() -> None:
+    """raw_env without PettingZoo's wrappers: a step before reset, a None for an agent to
+    act, a word for an action and a step after every agent is done each raise
+    TarotInputError with a message."""
+    from tarot_analysis.env import raw_env
+    from tarot_analysis.errors import TarotInputError
+
+    bare = raw_env("fft-4")
+    with pytest.raises(TarotInputError, match=r"no deal yet: call reset\(\) before step"):
+        bare.step(0)
+    bare.reset(seed=2)
+    with pytest.raises(TarotInputError, match="player_0 is to act, not done"):
+        bare.step(None)
+    with pytest.raises(TarotInputError, match="an action is a number from 0 to 92"):
+        bare.step("garde")  # type: ignore[arg-type]
+    with pytest.raises(TarotInputError, match="100 is not an action"):
+        bare.step(100)
+    while bare.agents:
+        agent = bare.agent_selection
+        if bare.terminations[agent]:
+            bare.step(None)
+        else:
+            bare.step(np.array(int(np.flatnonzero(bare.observe(agent)["action_mask"])[0])))
+    with pytest.raises(TarotInputError, match="every agent is done: call reset"):
+        bare.step(None)
+    with pytest.raises(TarotInputError, match="every agent is done: call reset"):
+        bare.step(0)

@@ -136,7 +136,7 @@ from tarot_analysis.engine.state import (
     show_poignee,
     start,
 )
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, seat_number
 
 __all__ = [
     "DEFAULT_WORLDS",
@@ -976,10 +976,12 @@ def choose_action(
             f"the pimc bot searches cards, bids, calls and poignées; the decision is "
             f"{state.decision}"
         )
+    if isinstance(worlds, bool) or not isinstance(worlds, int | np.integer):
+        raise TarotInputError(f"worlds must be a whole number, got {worlds!r}")
     if not 1 <= worlds <= MAX_PIMC_WORLDS:
         raise TarotInputError(f"worlds must be from 1 to {MAX_PIMC_WORLDS}, got {worlds}")
     p, half = state.engine.params, state.engine.half_points
-    ws = workspace(p, state.engine.scoring, np.array([PIMC + (worlds << BUDGET_SHIFT)]))
+    ws = workspace(p, state.engine.scoring, np.array([PIMC + (int(worlds) << BUDGET_SHIFT)]))
     m, s = state.m.copy(), state.s.copy()
     rng = _generator(seed)
     if state.decision != "card":
@@ -1003,6 +1005,7 @@ def sample_world(state: GameState, seat: int, seed: int | np.random.SeedSequence
     >>> world.hand(1) == state.hand(1), world.hand(2) == state.hand(2)
     (True, False)
     """
+    seat = seat_number(seat, state.rules.players)
     if state.decision != "card":
         raise TarotInputError(
             f"worlds are drawn at a card decision; the decision is {state.decision}"

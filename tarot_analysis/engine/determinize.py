@@ -349,6 +349,7 @@ def _rebuilt(
         forced=forced,
         dealer=taker if rules.tarocco is not None else None,
         engine=state.engine,
+        _whole_deal=False,  # the dog cards seen may stand in the taker's dealt hand
     )
     _replay_actions(world, state, sorted(now[ECART]))
     return world

@@ -30,7 +30,7 @@ from tarot_analysis.engine import state as S
 from tarot_analysis.engine.forced import checked_forced, masks_of
 from tarot_analysis.engine.outcome import N_OUTCOME, REDEAL_NONE
 from tarot_analysis.engine.params import EngineRules, engine_rules
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, seat_number
 from tarot_analysis.rules import Rules
 
 __all__ = ["GameState", "Observation", "action_name"]
@@ -44,6 +44,8 @@ def action_name(action: int, rules: Rules | None = None) -> str:
     >>> action_name(S.PASS), action_name(S.SHOW_0 + 2), action_name(77)
     ('pass', 'poignée double', '21')
     """
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        return f"{action!r} (not an action)"
     if 0 <= action < S.N_CARD_ACTIONS:
         return cards.card_name(action)
     if action == S.PASS:
@@ -67,6 +69,24 @@ def action_name(action: int, rules: Rules | None = None) -> str:
 
 def _ids(lo: int | np.uint64, hi: int | np.uint64) -> tuple[int, ...]:
     return tuple(cards.from_mask(int(lo), int(hi)))
+
+
+def _check_deal(rules: Rules, deal: npt.NDArray[np.uint64]) -> None:
+    """Refuse masks that are not a deal of ``rules``: a bit beyond the 78 cards, a card in two
+    rows, a hand or a dog of the wrong size."""
+    seen_lo = seen_hi = 0
+    for row, (lo, hi) in enumerate(deal.tolist()):
+        where = f"seat {row}" if row < rules.players else "the dog"
+        if lo >> cards.N_SUIT_CARDS or hi >> (cards.N_CARDS - cards.N_SUIT_CARDS):
+            raise TarotInputError(f"{where}: the mask holds a bit beyond the 78 cards")
+        if lo & seen_lo or hi & seen_hi:
+            twice = cards.from_mask(lo & seen_lo, hi & seen_hi)[0]
+            raise TarotInputError(f"{where}: {cards.card_name(twice)} is dealt twice")
+        seen_lo, seen_hi = seen_lo | lo, seen_hi | hi
+        held = int(lo).bit_count() + int(hi).bit_count()
+        expected = rules.hand_size if row < rules.players else rules.dog_size
+        if held != expected:
+            raise TarotInputError(f"{where} holds {held} cards, {expected} expected")
 
 
 @dataclass(frozen=True)
@@ -141,6 +161,9 @@ class GameState:
     cards) as two-word masks; ``forced`` fixes taker, contract and called cards as in
     :func:`tarot_analysis.play.play`; ``dealer`` is the dealing seat in Tarocco (default the
     last seat). Build one with :meth:`deal` (a uniformly random deal) or :meth:`from_hands`.
+    Masks that are no deal of ``rules`` (a card twice, a bit beyond the 78 cards, a hand or a
+    dog of the wrong size), a seat, an action or a forced row out of range raise
+    ``TarotInputError`` before any compiled code reads them.
     """
 
     __slots__ = ("_mask", "engine", "m", "rules", "s")
@@ -153,6 +176,7 @@ class GameState:
         forced: Sequence[int] | None = None,
         dealer: int | None = None,
         engine: EngineRules | None = None,
+        _whole_deal: bool = True,
     ) -> None:
         self.rules = rules
         self.engine = engine if engine is not None else engine_rules(rules)
@@ -162,14 +186,14 @@ class GameState:
                 f"a deal of {rules.name} is {rules.players} hands and a dog, as masks of shape "
                 f"({rules.players + 1}, 2); got {deal.shape}"
             )
+        if _whole_deal:  # a world rebuilt by determinize may move shown dog cards to the taker
+            _check_deal(rules, deal)
         row = np.full(4, -1, dtype=np.int64)
         if forced is not None:
             if rules.tarocco is not None:
                 raise TarotInputError(f"{rules.name}: nobody takes in Tarocco, nothing to force")
             row = checked_forced(rules, deal[None], forced)[0]
-        seat = rules.players - 1 if dealer is None else dealer
-        if not 0 <= seat < rules.players:
-            raise TarotInputError(f"dealer must be a seat from 0 to {rules.players - 1}")
+        seat = rules.players - 1 if dealer is None else seat_number(dealer, rules.players, "dealer")
         self.m, self.s = S.new_arrays()
         self._mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
         S.start(self.m, self.s, deal, row, seat, self.engine.params, self.engine.half_points)
@@ -223,16 +247,20 @@ class GameState:
         naming the seat, the decision and the action."""
         if self.is_over:
             raise TarotInputError(f"the deal is over: no action {action_name(action)} to take")
-        S.legal_mask(self.m, self.s, self.engine.params, self._mask)
-        if (
-            not (isinstance(action, int | np.integer) and 0 <= action < S.N_ACTIONS)
-            or not (self._mask[int(action)])
-        ):
-            legal = ", ".join(action_name(int(a), self.rules) for a in np.flatnonzero(self._mask))
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise TarotInputError(
-                f"seat {self.actor}, {self.decision}: {action_name(int(action), self.rules)} "
-                f"(action {action}) is not legal; legal: {legal}"
+                f"an action is a number from 0 to {S.N_ACTIONS - 1} (see legal_actions() and "
+                f"action_name()), got {action!r}"
             )
+        S.legal_mask(self.m, self.s, self.engine.params, self._mask)
+        if not 0 <= action < S.N_ACTIONS or not self._mask[int(action)]:
+            legal = ", ".join(action_name(int(a), self.rules) for a in np.flatnonzero(self._mask))
+            what = (
+                f"{action_name(int(action), self.rules)} (action {action}) is not legal"
+                if 0 <= action < S.N_ACTIONS
+                else f"{action} is not an action (actions run from 0 to {S.N_ACTIONS - 1})"
+            )
+            raise TarotInputError(f"seat {self.actor}, {self.decision}: {what}; legal: {legal}")
         S.apply(self.m, self.s, int(action), self.engine.params, self.engine.half_points)
 
     def copy(self) -> GameState:
@@ -293,14 +321,14 @@ class GameState:
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` holds now."""
+        seat = seat_number(seat, self.rules.players)
         return _ids(self.m[S.M_HANDS + 2 * seat], self.m[S.M_HANDS + 2 * seat + 1])
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (see :class:`Observation`)."""
         rules = self.rules
         players = rules.players
-        if not 0 <= seat < players:
-            raise TarotInputError(f"seat must be from 0 to {players - 1}, got {seat}")
+        seat = seat_number(seat, players)
         m, s = self.m, self.s
         kind = int(s[S.S_KIND])
         to_act = kind != S.OVER and int(s[S.S_ACTOR]) == seat

@@ -149,6 +149,13 @@ def build_report(
     check_memory("guidance", deals, None, runs=2)
     check_output_path(target)  # a bad output folder fails before the runs, not after
     check_writable_folder(data_dir, " for the report's runs")
+    from tarot_analysis.guidance import MIN_FIT_DEALS
+
+    if deals < MIN_FIT_DEALS:
+        raise TarotInputError(
+            f"a report needs at least {MIN_FIT_DEALS:,} deals: its thresholds and its model are "
+            f"fitted to them (got {deals:,})"
+        )
     context = Context(
         rules=loaded,
         rules_argument=rules if isinstance(rules, str) else loaded.name,
