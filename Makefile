@@ -25,13 +25,12 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -e '.[dev,plots,notebooks,dask,env]'
 	touch $@
 
-# Debian's Chromium opens the report in the tests (and prints PDFs); installed when missing
-# and possible. Where it cannot be, the browser test says so and is skipped.
+# Debian's Chromium opens the report in the tests and prints it to PDF: installed when missing
+# and possible (as root, with apt-get), after saying what it adds, and never when the install
+# would upgrade or remove a package already installed (scripts/install_chromium.sh). Without
+# it the browser test is skipped and the report is HTML only.
 browser:
-	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
-		&& echo "Installing Debian's Chromium, which prints the report to PDF (a minute or two)" \
-		&& apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium \
-		|| echo "chromium could not be installed: the browser check of the report will be skipped"; }
+	@sh scripts/install_chromium.sh
 
 # The main job: the strategy report of the default preset (HTML in reports/, runs in data/).
 run: setup browser

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
-__all__ = ["EXIT_USAGE", "Parser", "add_run_options", "positive", "seed"]
+__all__ = ["EXIT_USAGE", "Parser", "add_run_options", "positive", "positive_seconds", "seed"]
 
 #: Exit status of a usage mistake (argparse's own).
 EXIT_USAGE = 2
@@ -31,6 +31,17 @@ def positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def positive_seconds(text: str) -> float:
+    """A duration in seconds, more than 0 (``2.5`` accepted)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
     return value
 
 

@@ -19,7 +19,14 @@ import numpy as np
 import pandas as pd
 
 from tarot_analysis import __version__
-from tarot_analysis.arguments import EXIT_USAGE, Parser, add_run_options, positive, seed
+from tarot_analysis.arguments import (
+    EXIT_USAGE,
+    Parser,
+    add_run_options,
+    positive,
+    positive_seconds,
+    seed,
+)
 from tarot_analysis.cluster import add_cluster_options, dask_client
 from tarot_analysis.errors import TarotInputError
 
@@ -98,6 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument(
         "--trick", default="", help="cards already in the trick, from the leader on (quoted)"
     )
+    solve.add_argument(
+        "--max-nodes", type=positive, default=None, metavar="N",
+        help="stop after searching N positions, with the value's interval proved so far",
+    )  # fmt: skip
+    solve.add_argument(
+        "--time-limit", type=positive_seconds, default=None, metavar="SECONDS",
+        help="stop after SECONDS, with the value's interval proved so far",
+    )  # fmt: skip
+    solve.add_argument("--no-progress", action="store_true", help="no progress line")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
 
     hand = commands.add_parser(
@@ -212,6 +228,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "report":
             from tarot_analysis.report import run_command as run_report
 
+            args.kept = (
+                f"the runs finished so far are kept in {args.data}; the same command goes on"
+            )
+
             return run_report(args)
     except BrokenPipeError:
         # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
@@ -232,10 +252,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{error.filename}: " if error.filename else ""
         print(f"{PROG}: error: {where}{error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as stop:
+        print(f"{PROG}: {_interrupted(args, stop)}", file=sys.stderr)
+        _end_if_chunks_run_on()
         return EXIT_INTERRUPTED
     raise AssertionError(f"unhandled command {args.command}")
+
+
+#: What an interrupted command keeps, when it keeps nothing (its results are written once
+#: every deal is played); commands that store their runs set ``args.kept``.
+NOTHING_KEPT = "nothing was kept: the results are written once the run ends"
+
+
+def _interrupted(args: argparse.Namespace, stop: KeyboardInterrupt) -> str:
+    """The line of an interrupted command: what it kept. A solve says what it had proved."""
+    if str(stop):
+        return str(stop)
+    return f"interrupted: {getattr(args, 'kept', NOTHING_KEPT)}"
+
+
+def _end_if_chunks_run_on() -> None:
+    """End the process now if worker threads still run chunks (compiled code, which Ctrl-C
+    cannot stop): waiting for them would hold the command for as long as a chunk takes. A
+    chunk file is written whole or not at all, so nothing is left half done."""
+    import threading
+
+    if any(
+        thread is not threading.main_thread() and not thread.daemon and thread.is_alive()
+        for thread in threading.enumerate()
+    ):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
 
 
 def _rules(args: argparse.Namespace) -> int:
@@ -462,14 +510,15 @@ def _hand(args: argparse.Namespace) -> int:
 
 
 def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
-    from tarot_analysis.evaluators import bid_names, bouts_and_trumps_bid, chavey_bid
+    from tarot_analysis.evaluators import bid_names, bouts_and_trumps_bid, chavey_bid, chavey_sum
+    from tarot_analysis.plots import contract_label
 
     rules = analysis.rules
     ev = analysis.evaluations
-    chavey_says = bid_names(chavey_bid(ev["chavey"], ev["chavey_with_distribution"],
-                                       hand_size=rules.hand_size))  # fmt: skip
-    rule_of_thumb = bid_names(
-        bouts_and_trumps_bid(ev["bouts_and_trumps"], hand_size=rules.hand_size)
+    chavey_says = contract_label(str(bid_names(chavey_bid(
+        ev["chavey"], ev["chavey_with_distribution"], hand_size=rules.hand_size))))  # fmt: skip
+    rule_of_thumb = contract_label(
+        str(bid_names(bouts_and_trumps_bid(ev["bouts_and_trumps"], hand_size=rules.hand_size)))
     )
     bots = (
         analysis.bots[0] + " at every seat"
@@ -481,8 +530,11 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
         f"{analysis.deals:,} deals dealt around it, bots: {bots}, mode: counterfactual "
         f"(every contract played on the same deals), seed {seed}, "
         f"tarot-analysis {__version__} ({elapsed:.1f} s)",
-        f"Evaluations: Chavey {ev['chavey']} (with distribution {ev['chavey_with_distribution']}) "
-        f"→ {chavey_says}; bouts and trumps {ev['bouts_and_trumps']} → {rule_of_thumb}",
+        # What the published counts bid, told apart from the bid these deals recommend below.
+        f"Evaluations: Chavey {ev['chavey']} (with distribution {ev['chavey_with_distribution']}; "
+        f"published thresholds: {chavey_says}); bouts and trumps {ev['bouts_and_trumps']} "
+        f"(rule of thumb: {rule_of_thumb})",
+        f"Chavey's count, part by part: {chavey_sum(analysis.hand)}",
         "",
     ]
     summary = analysis.outcomes.summary()
@@ -562,6 +614,7 @@ def _guidance(args: argparse.Namespace) -> int:
         raise TarotInputError(f"{rules.name} has no contracts: there is no bid to advise")
     from tarot_analysis.guidance import (
         best_choices,
+        can_fit,
         compare_evaluators,
         guidance_tables,
         run_guidance,
@@ -592,6 +645,8 @@ def _guidance(args: argparse.Namespace) -> int:
         check_writable_folder(folder, " for the run's chunks")
     started = time.perf_counter()
     progress = not (args.no_progress or args.json)
+    kept_in = " and ".join(sorted({folders[seat] for seat in seats}))
+    args.kept = f"the chunks finished so far are kept in {kept_in}; the same command goes on"
 
     runs = {}
     with dask_client(args.scheduler, args.workers) as client:
@@ -607,7 +662,7 @@ def _guidance(args: argparse.Namespace) -> int:
     if by_seat is not None:
         tables["by_seat"] = by_seat
     comparison: dict[str, Any] | None = None
-    if data.frame is not None:  # the fitted model needs one row per deal
+    if data.frame is not None and can_fit(data):  # the model needs rows, and enough of them
         comparison = compare_evaluators(
             data, "garde" if "garde" in data.contracts else data.contracts[0], progress=progress
         )
@@ -615,7 +670,8 @@ def _guidance(args: argparse.Namespace) -> int:
         tables["by_model"] = comparison["by_model"]
         for name, frame in comparison["calibration"].items():
             tables[f"calibration_{name}"] = frame
-    paths = save_tables(tables, tables_folder)
+    specs = [r.run.spec for r in runs.values() if r.run is not None and r.run.spec is not None]
+    paths = save_tables(tables, tables_folder, runs=specs)
     elapsed = time.perf_counter() - started
     played = data.played_deals
     if args.json:
@@ -634,8 +690,11 @@ def _guidance(args: argparse.Namespace) -> int:
             "best_by_bouts_trumps": best_choices(tables["by_bouts_trumps"]),
             "best_by_kings": best_choices(tables["by_kings"]),
             "best_by_model": comparison and best_choices(comparison["by_model"]),
-            "thresholds": _records(tables["thresholds"]),
-            "threshold_loss": _records(tables["threshold_loss"]),
+            "fitted": can_fit(data),
+            "thresholds": _records(tables["thresholds"]) if "thresholds" in tables else None,
+            "threshold_loss": (
+                _records(tables["threshold_loss"]) if "threshold_loss" in tables else None
+            ),
             "rows": data.frame is not None,
             "model_comparison": comparison and {k: comparison[k] for k in _COMPARED},
             "model_coefficients": comparison and _records(comparison["coefficients"]),
@@ -766,6 +825,11 @@ def _guidance_report(
         f"  Counts whose best changes in 5% or more of {REPLICATES} bootstrap replicates: "
         + (", ".join(f"{k} ({v:.0%})" for k, v in unstable.items()) or "none")
     )
+    if "thresholds" not in tables:
+        from tarot_analysis.guidance import not_fitted
+
+        lines += ["", f"{not_fitted(data)[0].upper()}{not_fitted(data)[1:]}."]
+        return "\n".join(lines)
     lines += [
         "",
         "Thresholds: the count from which each contract (or a higher one) is bid, by the "
@@ -848,7 +912,10 @@ def _save_scores(scores: pd.DataFrame, metadata: dict[str, Any], out: str) -> No
     path = check_output_path(out)
     table = pa.Table.from_pandas(scores.reset_index(), preserve_index=False)
     table = table.replace_schema_metadata({b"tarot_analysis": json.dumps(metadata).encode()})
-    pq.write_table(table, path, compression="zstd")
+    from tarot_analysis.files import replacing
+
+    with replacing(path) as temporary:
+        pq.write_table(table, temporary, compression="zstd", write_page_checksum=True)
 
 
 def _play_report(
@@ -889,32 +956,98 @@ def _play_report(
 def _solve(args: argparse.Namespace) -> int:
     from tarot_analysis import cards
     from tarot_analysis.rules import load_rules
-    from tarot_analysis.solver import solve
+    from tarot_analysis.solver import SearchStopped, solve
 
     rules = load_rules(args.rules)
     trick = cards.parse_cards(args.trick) if args.trick.strip() else []
     started = time.perf_counter()
-    solution = solve(rules, args.hands, leader=args.leader, attack=args.attack, trick=trick)
+    progress = _SolveProgress(
+        f"{rules.name}, {sum(len(hand.split()) for hand in args.hands)} cards",
+        enabled=not (args.no_progress or args.json),
+    )
+    stopped: SearchStopped | None = None
+    try:
+        with progress:  # a line that says "done" only when the solve is
+            solution = solve(
+                rules, args.hands, leader=args.leader, attack=args.attack, trick=trick,
+                max_nodes=args.max_nodes, time_limit=args.time_limit, progress=progress,
+            )  # fmt: skip
+    except SearchStopped as stop:
+        stopped = stop
     seconds = time.perf_counter() - started
+    attack = sorted(set(args.attack))
     if args.json:
-        print(json.dumps({
+        shown: dict[str, Any] = {
             "rules": rules.name, "hands": list(args.hands), "leader": args.leader,
-            "attack": sorted(set(args.attack)), "trick": [cards.card_name(c) for c in trick],
-            "attack_points": solution.attack_points, "best_cards": list(solution.best_cards),
-            "petit_au_bout": solution.petit_au_bout, "nodes": solution.nodes,
-            "seconds": round(seconds, 4),
-        }))  # fmt: skip
+            "attack": attack, "trick": [cards.card_name(c) for c in trick],
+        }  # fmt: skip
+        if stopped is None:
+            shown |= {
+                "exact": True, "attack_points": solution.attack_points,
+                "best_cards": list(solution.best_cards), "petit_au_bout": solution.petit_au_bout,
+                "nodes": solution.nodes,
+            }  # fmt: skip
+        else:
+            shown |= {
+                "exact": False, "stopped": str(stopped), "attack_points_low": stopped.low,
+                "attack_points_high": stopped.high, "nodes": stopped.nodes,
+            }  # fmt: skip
+        print(json.dumps(shown | {"seconds": round(seconds, 4)}))
         return 0
     to_play = (args.leader + len(trick)) % rules.players
-    attack = ", ".join(str(seat) for seat in sorted(set(args.attack)))
+    header = (
+        f"{rules.name}, double dummy: seat {args.leader} leads, the attack is seat(s) "
+        f"{', '.join(str(seat) for seat in attack)}"
+    )
+    if stopped is not None:
+        print(
+            f"{header}\n{str(stopped)[0].upper()}{str(stopped)[1:]}, proved so far.\n"
+            f"({stopped.nodes:,} positions searched in {seconds:.3f} s)"
+        )
+        return 0
     print(
-        f"{rules.name}, double dummy: seat {args.leader} leads, the attack is seat(s) {attack}\n"
+        f"{header}\n"
         f"The attack takes {solution.attack_points:g} card points in the remaining tricks with "
         f"best play on both sides.\n"
         f"Best cards for seat {to_play}: {' '.join(solution.best_cards)}\n"
         f"({solution.nodes:,} positions searched in {seconds:.3f} s)"
     )
     return 0
+
+
+class _SolveProgress:
+    """The progress line of a solve, from its first second on (a quick solve shows none):
+    the time so far, the interval of the value proved and the positions searched. Called by
+    the solver between slices of its search; a context manager that closes the line."""
+
+    def __init__(self, detail: str, *, enabled: bool) -> None:
+        from contextlib import ExitStack
+
+        self.detail = detail
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self.shown: Any = None
+        self.stack = ExitStack()
+
+    def __enter__(self) -> _SolveProgress:
+        return self
+
+    def __exit__(self, *failure: Any) -> None:
+        self.stack.__exit__(*failure)
+
+    def __call__(self, where: Any) -> None:
+        from tarot_analysis.progress import SOLVING, TICK_SECONDS, step
+
+        if not self.enabled or time.perf_counter() - self.started < TICK_SECONDS:
+            return
+        if self.shown is None:
+            self.shown = self.stack.enter_context(step(SOLVING, detail=self.detail))
+        interval = (
+            f"{where.low:g}" if where.low == where.high else f"{where.low:g} to {where.high:g}"
+        )
+        self.shown.set_postfix_str(
+            f"attack's points {interval}, {where.nodes:,} positions", refresh=False
+        )
 
 
 def _replay(args: argparse.Namespace) -> int:

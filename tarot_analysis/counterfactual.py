@@ -33,7 +33,7 @@ from tarot_analysis.engine.outcome import (
     REDEAL_PETIT_SEC,
 )
 from tarot_analysis.engine.scoring import score_outcomes
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, seat_number
 from tarot_analysis.play import Bots, PlayResult, play
 from tarot_analysis.rules import Rules
 from tarot_analysis.stats import wilson_interval
@@ -158,8 +158,7 @@ def play_passing(
     scores 0), ``taker`` (−1 when redealt), ``contract`` (its index, −1 when redealt), and
     ``seat_score``, ``seat``'s score on the deal (as a defender, or a partner called).
     """
-    if not 0 <= seat < rules.players:
-        raise TarotInputError(f"seat must be between 0 and {rules.players - 1}, got {seat}")
+    seat = seat_number(seat, rules.players)
     forced = np.full((deals, 4), -1, dtype=np.int64)
     forced[:, 0] = passing(seat)
     result = play(
@@ -208,8 +207,7 @@ def play_every_contract(
     kept for the others. ``client``: a Dask client whose workers play the chunks."""
     if not rules.contracts:
         raise TarotInputError(f"{rules.name} has no contracts to compare")
-    if not 0 <= seat < rules.players:
-        raise TarotInputError(f"seat must be between 0 and {rules.players - 1}, got {seat}")
+    seat = seat_number(seat, rules.players)
     forced = np.full((deals, 4), -1, dtype=np.int64)
     forced[:, 0] = seat
     if call is not None:

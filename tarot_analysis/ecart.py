@@ -35,7 +35,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from tarot_analysis import cards
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, seat_number
 from tarot_analysis.simulate import json_value
 from tarot_analysis.stats import Z_95
 
@@ -206,8 +206,7 @@ def ecart_advice(
     if contract not in names or not rules.contracts[names.index(contract)].taker_takes_dog:
         taking = [c.name for c in rules.contracts if c.taker_takes_dog]
         raise TarotInputError(f"an écart is made in {', '.join(taking)}, not {contract!r}")
-    if not 0 <= seat < rules.players:
-        raise TarotInputError(f"seat must be 0 to {rules.players - 1} in {rules.name}, got {seat}")
+    seat = seat_number(seat, rules.players)
     if deals < 2:
         raise TarotInputError(f"give at least 2 deals, got {deals}")
     candidates = candidate_ecarts(held, seen, rules)

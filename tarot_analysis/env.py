@@ -8,7 +8,11 @@ Each observation is a dict: ``observation``, what the agent's seat may know as 0
 pass, bids, poignées, chelem; :mod:`tarot_analysis.engine.state`). When the deal ends each
 agent's reward is its score for the deal under the preset's scoring (Tarocco: its count);
 a deal everyone passes scores 0, and a deal void for a Petit sec is dealt again at ``reset``.
-``render()`` returns the deal as text.
+An illegal action ends the deal for its agent with :func:`illegal_action_reward`, a loss
+larger than any deal can bring (:func:`largest_loss`), so that no agent learns that breaking
+a rule pays. ``render()`` returns the deal as text when the environment was made with
+``render_mode="ansi"`` (``"human"`` prints it after every step); without a mode it warns and
+returns ``None``.
 
 PettingZoo is an optional extra: ``pip install 'tarot-analysis[env]'``.
 
@@ -20,13 +24,14 @@ PettingZoo is an optional extra: ``pip install 'tarot-analysis[env]'``.
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
 
 try:
-    from gymnasium import spaces
+    from gymnasium import logger, spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
 except ImportError as error:  # pragma: no cover - depends on the extras installed
@@ -39,9 +44,17 @@ except ImportError as error:  # pragma: no cover - depends on the extras install
 from tarot_analysis import cards
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState, Observation, action_name
+from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules, load_rules
 
-__all__ = ["encode", "env", "observation_size", "raw_env"]
+__all__ = [
+    "encode",
+    "env",
+    "illegal_action_reward",
+    "largest_loss",
+    "observation_size",
+    "raw_env",
+]
 
 N_KINDS = len(S.DECISIONS)
 BID_CHOICES = S.MAX_CONTRACTS + 2  # not spoken, pass, each contract
@@ -119,11 +132,56 @@ def encode(seen: Observation, rules: Rules) -> npt.NDArray[np.int8]:
     return vector
 
 
+def largest_loss(rules: Rules) -> float:
+    """A bound on what one seat can lose in one deal of ``rules``: no deal costs more.
+
+    French presets: a defender's part is at most (``base_score`` + the largest margin, the
+    whole pack's points or the highest requirement) × the highest multiplier, plus the Petit au
+    bout (multiplied if the rules say so), a triple poignée from every seat, and every chelem
+    amount at once; the taker alone pays ``shares.alone`` such parts (a called partner
+    less), and a personal Petit au bout costs each other seat its value once more. Tarocco: a
+    count is at most the pack's points and every premium; it is never below minus the
+    premiums, so the bound holds both ways. Not the exact worst deal: a bound above it.
+
+    >>> largest_loss(load_rules("fft-4"))
+    5928.0
+    """
+    if rules.tarocco is not None:
+        t = rules.tarocco
+        premiums = (t.magician_last_trick, t.magician_lost_last_trick, t.tarocchi_premium,
+                    t.all_tricks_premium, t.card_price * rules.hand_size)  # fmt: skip
+        return float(rules.card_points.total + sum(abs(value) for value in premiums))
+    multiplier = max((c.multiplier for c in rules.contracts), default=1)
+    petit = rules.petit_au_bout.value * (multiplier if rules.petit_au_bout.multiplied else 1)
+    margin = max(rules.card_points.total, *rules.bouts_required)
+    chelem = rules.chelem
+    chelems = (chelem.announced_made, chelem.announced_failed, chelem.unannounced_made,
+               chelem.defence)  # fmt: skip
+    per_defender = (
+        (rules.base_score + margin) * multiplier
+        + petit
+        + rules.players * max(rules.poignee.bonuses)
+        + sum(abs(value) for value in chelems)
+    )
+    seats_paid = max(rules.shares.alone, rules.players - 1)
+    return float(seats_paid * per_defender + seats_paid * petit)
+
+
+def illegal_action_reward(rules: Rules) -> float:
+    """The reward of an illegal action under ``rules``: one point below minus
+    :func:`largest_loss`, worse than any deal played to its end."""
+    return -math.floor(largest_loss(rules)) - 1.0
+
+
 def env(rules: str | Rules = "fft-4", render_mode: str | None = None) -> AECEnv:
     """The environment for ``rules`` (a preset's name, a rules file or :class:`Rules`), with
-    PettingZoo's checks: an illegal action ends the deal with a penalty of −1 for its agent."""
+    PettingZoo's checks: an illegal action ends the deal, its agent's reward
+    :func:`illegal_action_reward` (worse than any deal), the others' 0. ``render_mode``:
+    ``"ansi"`` for ``render()`` to return the deal as text, ``"human"`` to print it after
+    every step."""
     environment: AECEnv = raw_env(rules=rules, render_mode=render_mode)
-    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    penalty = illegal_action_reward(environment.rules)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=penalty)
     environment = wrappers.AssertOutOfBoundsWrapper(environment)
     return wrappers.OrderEnforcingWrapper(environment)
 
@@ -187,12 +245,22 @@ class raw_env(AECEnv):  # the lower-case name PettingZoo's environments use
         return {"observation": encode(seen, self.rules), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
+        if self.state is None:
+            raise TarotInputError("no deal yet: call reset() before step()")
+        if not self.agents:
+            raise TarotInputError("the deal is over and every agent is done: call reset()")
         if self.terminations[self.agent_selection] or self.truncations[self.agent_selection]:
             self._was_dead_step(action)
             return
-        assert self.state is not None and action is not None
+        if isinstance(action, np.ndarray) and action.ndim == 0:
+            action = action.item()
+        if action is None:
+            raise TarotInputError(
+                f"{self.agent_selection} is to act, not done: step() needs one of its legal "
+                "actions (None is the step of an agent that is done)"
+            )
         self._cumulative_rewards[self.agent_selection] = 0.0
-        self.state.apply(int(action))
+        self.state.apply(action)
         if self.state.is_over:
             scores = self.state.scores()
             for seat, agent in enumerate(self.possible_agents):
@@ -206,7 +274,16 @@ class raw_env(AECEnv):  # the lower-case name PettingZoo's environments use
             print(self.render())
 
     def render(self) -> str | None:
-        if self.render_mode is None or self.state is None:
+        """The deal as text (:func:`describe_state`) with ``render_mode="ansi"`` or ``"human"``;
+        without a mode, a warning (gymnasium's) and ``None``."""
+        if self.render_mode is None:
+            logger.warn(
+                "render() needs a render mode: make the environment with "
+                'env(rules=..., render_mode="ansi") to get the deal as text',
+                stacklevel=2,
+            )
+            return None
+        if self.state is None:
             return None
         return describe_state(self.state)
 
@@ -223,10 +300,11 @@ def describe_state(state: GameState) -> str:
     for seat in range(rules.players):
         lines.append(f"  seat {seat}: {cards.format_cards(state.hand(seat)) or '—'}")
     names = [c.name for c in rules.contracts]
-    said = [f"seat {seat} {'pass' if bid == -1 else names[bid]}"
-            for seat, bid in enumerate(seen.bids) if bid > -2]  # fmt: skip
-    if said:
-        lines.append("Bids: " + ", ".join(said))
+    spoken = {-2: "not yet bid", -1: "pass"}
+    if any(bid > -2 for bid in seen.bids):  # an auction has begun
+        lines.append("Bids: " + ", ".join(
+            f"seat {seat} {spoken.get(bid) or names[bid]}" for seat, bid in enumerate(seen.bids)
+        ))  # fmt: skip
     if seen.taker >= 0 and rules.tarocco is None:
         lines.append(f"Seat {seen.taker} takes: {seen.contract}")
     for card in seen.called:

@@ -5,6 +5,8 @@ Every error a user can cause (a bad card, a bad rules file, an impossible option
 without a traceback; library users catch it like any ``ValueError``.
 """
 
+import numpy as np
+
 
 class TarotInputError(ValueError):
     """A user input that cannot be used: the message says what and where."""
@@ -16,3 +18,31 @@ class CardError(TarotInputError):
 
 class RulesError(TarotInputError):
     """A rules file or preset is unknown, malformed or inconsistent."""
+
+
+def seat_number(value: object, players: int, what: str = "seat") -> int:
+    """``value`` as a seat of a table of ``players`` (0 to ``players - 1``), checked before any
+    compiled code reads it; a ``TarotInputError`` naming ``what`` otherwise.
+
+    >>> seat_number(2, 4)
+    2
+    >>> seat_number(9, 4, "the leader")
+    Traceback (most recent call last):
+    ...
+    tarot_analysis.errors.TarotInputError: the leader must be between 0 and 3, got 9
+    """
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TarotInputError(
+            f"{what} must be a seat number between 0 and {players - 1}, got {value!r}"
+        )
+    if not 0 <= int(value) < players:
+        raise TarotInputError(f"{what} must be between 0 and {players - 1}, got {value}")
+    return int(value)
+
+
+def whole_number(value: object, what: str) -> int:
+    """``value`` as a Python ``int`` (a NumPy integer too, never a bool, a float or a string);
+    a ``TarotInputError`` naming ``what`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise TarotInputError(f"{what} must be a whole number, got {value!r}")
+    return int(value)

@@ -48,6 +48,7 @@ __all__ = [
     "chavey",
     "chavey_bid",
     "chavey_parts",
+    "chavey_sum",
     "evaluate",
     "scale_to_18",
 ]
@@ -358,6 +359,37 @@ def chavey_parts(
             total += table[pattern]
         parts[name] = total
     return {name: parts[name] for name in CHAVEY_PARTS}
+
+
+def chavey_sum(hand_or_masks: Hand | tuple[int, int]) -> str:
+    """Chavey's count of one hand written as a player adds it up: each part that counts, then
+    the total (the count without the distribution, the one the Prise and the Garde are judged
+    on), and the voids and singletons a Garde sans or a Garde contre adds, if any.
+
+    >>> chavey_sum(Hand.parse("21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"))
+    'the 21: 10 + the Excuse: 8 + the Petit with 6 trumps: 7 + 6 trumps × 2: 12 + majors: 4 + honours: 14 + long suits: 5 = 60'
+    >>> chavey_sum(Hand.parse("21 20 19 16 14 12 8 E KH QH 8H 5H 4H 2H KD 9C 8C 3C")).split("; ")[1]
+    'with voids and singletons: 77'
+    """  # noqa: E501
+    lo, hi = _hand_masks(hand_or_masks)
+    parts = {name: int(value) for name, value in chavey_parts(lo, hi).items()}
+    trumps = int(np.bitwise_count(np.uint64(hi)))
+    labels = {
+        "twenty_one": "the 21",
+        "excuse": "the Excuse",
+        "petit": f"the Petit with {trumps} trumps",
+        "trump_length": f"{trumps} trumps × {TRUMP_VALUE}",
+        "majors": "majors",
+        "major_sequences": "runs of majors",
+        "honours": "honours",
+        "long_suits": "long suits",
+    }
+    counted = [f"{labels[name]}: {parts[name]}" for name in labels if parts[name]]
+    total = sum(parts[name] for name in labels)
+    text = f"{' + '.join(counted) or 'nothing'} = {total}"
+    if parts["distribution"]:
+        text += f"; with voids and singletons: {total + parts['distribution']}"
+    return text
 
 
 def chavey_bid(

@@ -15,6 +15,8 @@ success model fitted on the rows. docs/guidance.md gives every formula.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,6 +33,7 @@ from tarot_analysis.counterfactual import play_every_contract, play_passing
 from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
+from tarot_analysis.files import remove_stale, replacing, write_text
 from tarot_analysis.play import Bots, python_threads, seat_bots
 from tarot_analysis.progress import FITTING, PLAYING_EVERY_CONTRACT, SCORING, step
 from tarot_analysis.rules import Rules
@@ -38,9 +41,11 @@ from tarot_analysis.runner import RunResult, RunSpec, iter_chunks, read_dataset,
 from tarot_analysis.stats import Z_95, wilson_interval
 
 __all__ = [
+    "MIN_FIT_DEALS",
     "GuidanceData",
     "best_choices",
     "best_ranges",
+    "can_fit",
     "guidance_tables",
     "merge_counts",
     "rows_counts",
@@ -50,6 +55,13 @@ __all__ = [
     "threshold_loss",
     "thresholds",
 ]
+
+#: The fewest deals played for the fitted parts of the guidance: the thresholds fitted to the
+#: deals with their bootstrap intervals, what each rule loses (out of sample on two folds of
+#: the deals) and the success model (fitted on four fifths of them, tested on the rest). On
+#: fewer deals they would read noise (a model of ten deals separates them perfectly): the run
+#: gives its tables by count alone and says so. docs/guidance.md states it.
+MIN_FIT_DEALS: Final = 1_000
 
 KEPT_FEATURES = (
     "trumps",
@@ -322,11 +334,11 @@ def run_guidance(
     )  # fmt: skip
     with step(SCORING, progress, detail=f"{where}, the run's rows"):
         if not rows:
-            counts = merge_counts(table.to_pandas() for table in iter_chunks(folder))
+            counts = merge_counts(table.to_pandas() for table in iter_chunks(folder, spec))
             return GuidanceData(
                 rules=rules, bots=names, seed=seed, counts=counts, run=result, seat=seat
             )
-        frame = read_dataset(folder).to_pandas()
+        frame = read_dataset(folder, spec).to_pandas()
         counts = rows_counts(frame, contracts, seed=seed)
     return GuidanceData(
         rules=rules, bots=names, seed=seed, counts=counts, frame=frame, run=result, seat=seat
@@ -693,7 +705,8 @@ def thresholds(data: GuidanceData) -> pd.DataFrame:
     rule fitted to the run's deals (:func:`monotone_choice`) bids the contract or a higher one,
     its 95% percentile interval over the bootstrap replicates (``inf``: beyond every value
     seen), the share of replicates in which it is never bid alone, and the published
-    threshold beside it."""
+    threshold beside it. At least :data:`MIN_FIT_DEALS` deals played."""
+    _check_can_fit(data)
     rows = []
     options = len(data.contracts) + 1
     for evaluator in BOOTSTRAPPED:
@@ -787,8 +800,10 @@ def threshold_loss(data: GuidanceData) -> pd.DataFrame:
     In sample, the best options and the fitted thresholds are chosen on every deal and scored
     on the same deals: the loss of the fitted rules is then optimistic. Out of sample, they are
     chosen on one fold of the deals (even deal numbers, or odd) and scored on the other, then
-    the other way round; the losses of both folds are pooled, deal by deal.
+    the other way round; the losses of both folds are pooled, deal by deal. At least
+    :data:`MIN_FIT_DEALS` deals played.
     """
+    _check_can_fit(data)
     rows = []
     for rule, evaluator in RULES.items():
         measured = {}
@@ -826,10 +841,31 @@ def threshold_loss(data: GuidanceData) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("rule")
 
 
+def can_fit(data: GuidanceData) -> bool:
+    """Whether the run played enough deals (:data:`MIN_FIT_DEALS`) for the thresholds, their
+    losses and the success model to be fitted."""
+    return data.played_deals >= MIN_FIT_DEALS
+
+
+def not_fitted(data: GuidanceData) -> str:
+    """Why the fitted parts are left out of a run of too few deals, in one sentence."""
+    return (
+        f"thresholds and success model not fitted: {data.played_deals:,} deals played, fewer "
+        f"than the {MIN_FIT_DEALS:,} they need"
+    )
+
+
+def _check_can_fit(data: GuidanceData) -> None:
+    if not can_fit(data):
+        raise TarotInputError(not_fitted(data))
+
+
 def guidance_tables(data: GuidanceData, *, progress: bool = False) -> dict[str, pd.DataFrame]:
     """Every guidance table of a run: by Chavey count with the pass read both ways (scoring 0,
     and measured: ``by_chavey_pass_played``), by bouts and trumps, by kings, the thresholds
     and what each rule loses. ``progress`` shows the step (:func:`tarot_analysis.progress.step`).
+    A run of fewer than :data:`MIN_FIT_DEALS` deals played has no thresholds and no losses
+    (:func:`can_fit`).
     """
     with step(SCORING, progress, detail=f"{data.rules.name} seat {data.seat}, tables") as shown:
         by_chavey = table_by(data, "chavey")
@@ -840,6 +876,8 @@ def guidance_tables(data: GuidanceData, *, progress: bool = False) -> dict[str, 
             "by_bouts_trumps": table_by(data, ["bouts", "trumps"]),
             "by_kings": table_by(data, "kings"),
         }
+        if not can_fit(data):
+            return tables
         shown.set_postfix_str("thresholds with their bootstrap intervals")
         tables["thresholds"] = thresholds(data)
         shown.set_postfix_str("what each rule loses")
@@ -868,15 +906,55 @@ def seat_comparison(first: GuidanceData, last: GuidanceData, *, min_n: int = 1) 
     return joined.sort_index()
 
 
-def save_tables(tables: dict[str, pd.DataFrame], folder: str | os.PathLike[str]) -> list[Path]:
-    """Write every table as CSV into ``folder``; return the paths."""
+#: The file of a tables folder that names the runs its tables come from, and its tables.
+TABLES_MANIFEST: Final = "_tables.json"
+#: Tables that some runs write and others do not (the fitted model needs rows; the seats'
+#: comparison needs both seats): an earlier run's, in a folder without a manifest, are removed.
+_SOMETIMES_WRITTEN: Final = ("model_coefficients.csv", "by_model.csv", "by_seat.csv",
+                             "calibration_*.csv")  # fmt: skip
+
+
+def _earlier_tables(folder: Path) -> set[str]:
+    """The tables an earlier run wrote in ``folder``: those its manifest names, or, without
+    one, those only some runs write."""
+    manifest = folder / TABLES_MANIFEST
+    try:
+        named = json.loads(manifest.read_text(encoding="utf-8"))["tables"]
+        return {str(name) for name in named if Path(str(name)).name == str(name)}
+    except (OSError, ValueError, KeyError, TypeError):
+        return {path.name for pattern in _SOMETIMES_WRITTEN for path in folder.glob(pattern)}
+
+
+def save_tables(
+    tables: dict[str, pd.DataFrame], folder: str | os.PathLike[str],
+    *, runs: Sequence[RunSpec] = (),
+) -> list[Path]:  # fmt: skip
+    """Write every table as CSV into ``folder``; return the paths.
+
+    Each table is written whole or not at all (:func:`tarot_analysis.files.replacing`). The
+    folder's manifest, ``_tables.json``, names the runs the tables come from (``runs``, their
+    whole definitions) and each table with its SHA-256; tables of an earlier run that this one
+    does not write (the fitted model's, after a run without rows) are removed. While the
+    tables are being written the folder has no manifest: a folder left by a killed process
+    names no run."""
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
-    paths = []
+    remove_stale(target)  # left by a process killed while writing
+    manifest = target / TABLES_MANIFEST
+    earlier = _earlier_tables(target)
+    manifest.unlink(missing_ok=True)
+    paths, digests = [], {}
     for name, table in tables.items():
         path = target / f"{name}.csv"
-        table.to_csv(path)
+        with replacing(path) as temporary:
+            with open(temporary, "w", encoding="utf-8", newline="") as handle:
+                table.to_csv(handle)
+            digests[path.name] = hashlib.sha256(temporary.read_bytes()).hexdigest()
         paths.append(path)
+    for stale in sorted(earlier - set(digests)):
+        (target / stale).unlink(missing_ok=True)
+    described = {"format": 1, "runs": [spec.to_json() for spec in runs], "tables": digests}
+    write_text(manifest, json.dumps(described, indent=2) + "\n")
     return paths
 
 
@@ -1018,7 +1096,9 @@ def compare_evaluators(
     of predicted probability, the best contract by tenth of the fitted model's probability on
     the held-out deals (``by_model``, as :func:`table_by`), and the caveats of reading it, one
     sentence each. ``progress`` shows the step (:func:`tarot_analysis.progress.step`).
+    At least :data:`MIN_FIT_DEALS` deals played.
     """
+    _check_can_fit(data)
     where = f"{data.rules.name} seat {data.seat}, the success model of {contract}"
     with step(FITTING, progress, detail=where) as shown:
         played = model_frame(data.played().sort_values("deal"))

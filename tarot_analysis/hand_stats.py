@@ -17,6 +17,7 @@ import json
 import math
 import threading
 from collections.abc import Callable, Mapping
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -31,6 +32,7 @@ from tarot_analysis._jit import normalise_seed
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk_features, make_plan
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, N_FEATURES, features_frame
+from tarot_analysis.files import replacing
 from tarot_analysis.progress import DEALING
 from tarot_analysis.progress import bar as progress_bar
 from tarot_analysis.rules import Rules
@@ -331,9 +333,15 @@ def run_hands(
                 kept.append(features[:block].copy())
         return chunk, counts, (np.concatenate(kept) if kept else None)
 
-    writer = _FeatureWriter(out, rules, metadata) if out is not None else None
-    bar = progress_bar(DEALING, deals, enabled=progress, detail=rules.name)
-    try:
+    if out is not None:
+        check_output_path(out)
+    with ExitStack() as stack:
+        writer = None
+        if out is not None:  # written whole under a temporary name, renamed at the end
+            writer = stack.enter_context(
+                _FeatureWriter(stack.enter_context(replacing(out)), rules, metadata)
+            )
+        bar = stack.enter_context(progress_bar(DEALING, deals, enabled=progress, detail=rules.name))
         for chunk, counts, features in map_chunks(
             work, range(n_chunks), threads=threads, progress=bar,
             progress_step=lambda result: result[1].deals, client=client,
@@ -343,10 +351,6 @@ def run_hands(
                 writer.write(features, first_deal=chunk * chunk_size)
             if on_chunk is not None:
                 on_chunk(chunk)
-    finally:
-        bar.close()
-        if writer is not None:
-            writer.close()
     return HandStats(rules=rules, counts=total, seed=root, chunk_size=chunk_size, metadata=metadata)
 
 
@@ -364,7 +368,8 @@ def _scratch(groups: int) -> npt.NDArray[np.uint8]:
 
 
 class _FeatureWriter:
-    """Streams per-hand features to one Parquet file, metadata in its schema."""
+    """Streams per-hand features to one Parquet file, metadata in its schema, a checksum on
+    each page; closed at the end of its ``with`` block."""
 
     def __init__(self, path: str | Path, rules: Rules, metadata: Mapping[str, Any]) -> None:
         import pyarrow as pa
@@ -372,7 +377,7 @@ class _FeatureWriter:
 
         self._pa = pa
         self._rules = rules
-        self._path = check_output_path(path)
+        self._path = Path(path)
         self._metadata = {b"tarot_analysis": json.dumps(dict(metadata)).encode()}
         self._writer: Any = None
         self._pq = pq
@@ -382,9 +387,18 @@ class _FeatureWriter:
         table = self._pa.Table.from_pandas(frame, preserve_index=False)
         if self._writer is None:
             schema = table.schema.with_metadata(self._metadata)
-            self._writer = self._pq.ParquetWriter(self._path, schema, compression="zstd")
+            self._writer = self._pq.ParquetWriter(
+                self._path, schema, compression="zstd", write_page_checksum=True
+            )
         self._writer.write_table(table.replace_schema_metadata(self._metadata))
+
+    def __enter__(self) -> _FeatureWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         if self._writer is not None:
             self._writer.close()
+            self._writer = None

@@ -37,7 +37,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
 from tarot_analysis import cards
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, seat_number
 
 if TYPE_CHECKING:
     from tarot_analysis.rules import Rules
@@ -355,8 +355,7 @@ def hand_odds(
     """The exact odds of ``hand`` at ``seat`` under ``rules``; with ``dog`` (the dog's cards,
     once seen) the unseen cards lie in the other hands only."""
     held, seen_dog = seen_cards(hand, dog, rules)
-    if not 0 <= seat < rules.players:
-        raise TarotInputError(f"seat must be 0 to {rules.players - 1} in {rules.name}, got {seat}")
+    seat = seat_number(seat, rules.players)
     others = tuple((seat + k) % rules.players for k in range(1, rules.players))
     other_sizes = (rules.hand_size,) * len(others)
     dog_size = 0 if seen_dog is not None else rules.dog_size

@@ -46,6 +46,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.files import replacing
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -628,8 +629,8 @@ def save(fig: Figure, path: str | Path, *, dpi: int = 150) -> Path:
         )
     target = check_output_path(path)
     metadata = {"Date": None} if suffix == ".svg" else None
-    with rc_context({"svg.hashsalt": "tarot"}):
-        fig.savefig(target, format=suffix[1:], dpi=dpi, bbox_inches="tight", metadata=metadata)
+    with rc_context({"svg.hashsalt": "tarot"}), replacing(target) as temporary:
+        fig.savefig(temporary, format=suffix[1:], dpi=dpi, bbox_inches="tight", metadata=metadata)
     return target
 
 

@@ -3,7 +3,8 @@ ticking line for a step that has nothing to count.
 
 Each phase is a lowercase verb (:data:`DEALING`, :data:`PLAYING`,
 :data:`PLAYING_EVERY_CONTRACT`, :data:`SCORING`, :data:`FITTING`, :data:`WRITING_CHARTS`,
-:data:`COMPARING`), followed by what it works on: ``playing every contract · fft-4 seat 0``.
+:data:`COMPARING`, :data:`CHECKING`, :data:`SOLVING`), followed by what it works on:
+``playing every contract · fft-4 seat 0``.
 
 Every display writes to standard error and redraws itself every :data:`TICK_SECONDS` from a
 thread of its own, so that a long chunk or step still shows its clock moving. While a display
@@ -32,6 +33,7 @@ from typing import Any, Final
 from tqdm.auto import tqdm
 
 __all__ = [
+    "CHECKING",
     "COMPARING",
     "COMPILING_NOTICE",
     "DEALING",
@@ -39,6 +41,7 @@ __all__ = [
     "PLAYING",
     "PLAYING_EVERY_CONTRACT",
     "SCORING",
+    "SOLVING",
     "TICK_SECONDS",
     "WRITING_CHARTS",
     "bar",
@@ -46,6 +49,7 @@ __all__ = [
 ]
 
 #: Phases: what the toolkit is doing, as the displays name it.
+CHECKING: Final = "checking"  # the chunks a run finds on disk, before it resumes
 DEALING: Final = "dealing"
 PLAYING: Final = "playing"
 PLAYING_EVERY_CONTRACT: Final = "playing every contract"
@@ -53,17 +57,19 @@ SCORING: Final = "scoring"
 FITTING: Final = "fitting"
 WRITING_CHARTS: Final = "writing charts"
 COMPARING: Final = "comparing"
+SOLVING: Final = "solving"
 
 #: Seconds between two redraws of an open display.
 TICK_SECONDS: Final = 1.0
 
 #: Said once, when the game engine starts compiling. Measured on a 2-core machine with an empty
-#: cache, more or less busy with other work: the dealer alone (``hands``) 7 s; the table and the
-#: heuristic bot (``play``) 1 min 50 s to 2 min 50 s; every contract and the pass
-#: (``guidance``) 1 min 50 s to 3 min 5 s.
+#: cache: the dealer alone (``hands``) 7 s; the table and the heuristic bot (``play``) 1 min 50 s
+#: to 2 min 50 s; every contract and the pass (``guidance``) 1 min 50 s to 3 min 5 s when the
+#: cores are idle, and 7 minutes when other work kept them busy: compiling is CPU work, so its
+#: time grows with the load of the machine.
 COMPILING_NOTICE: Final = (
-    "compiling the game engine for this machine: once per version, 2 to 3 minutes on 2 cores "
-    "(the dealer alone: 10 s)"
+    "compiling the game engine for this machine: once per version, about 3 minutes on 2 idle "
+    "cores, longer on a busy machine (the dealer alone: 10 s)"
 )
 
 #: Shown on a display while the engine compiles, before the time spent so far.
@@ -102,7 +108,7 @@ def step(phase: str, enabled: bool = True, *, detail: str = "") -> Iterator[Any]
     ...     shown.set_postfix_str("thresholds")
     """
     name = _name(phase, detail)
-    started = time.perf_counter()
+    started = _now()
     display = _Display(
         total=None, desc=name, bar_format="{desc}: {elapsed} so far{postfix}",
         disable=not enabled, leave=False, file=sys.stderr,
@@ -112,11 +118,21 @@ def step(phase: str, enabled: bool = True, *, detail: str = "") -> Iterator[Any]
     finally:
         display.close()
     if enabled:
-        tqdm.write(f"{name}: done in {time.perf_counter() - started:.1f} s", file=sys.stderr)
+        tqdm.write(f"{name}: done in {_now() - started:.1f} s", file=sys.stderr)
 
 
 def _name(phase: str, detail: str) -> str:
     return f"{phase} · {detail}" if detail else phase
+
+
+def _now() -> float:
+    """The clock of every display, in seconds (only differences count)."""
+    return time.perf_counter()
+
+
+def _wait_for_tick(stop: threading.Event) -> bool:
+    """Wait until the next redraw is due: ``True`` when the display has closed meanwhile."""
+    return stop.wait(TICK_SECONDS)
 
 
 class _Display(tqdm):
@@ -129,6 +145,9 @@ class _Display(tqdm):
         super().__init__(*args, **kwargs)
         if self.disable:
             return
+        # tqdm reads the wall clock; the display reads the module's, as its steps do.
+        self._time = _now
+        self.start_t = self.last_print_t = _now()
         _COMPILATION.open_display()
         # The thread holds the display weakly: a display dropped without closing still goes.
         self._ticker = threading.Thread(
@@ -156,7 +175,7 @@ class _Display(tqdm):
 
 
 def _tick(display: weakref.ref[_Display], stop: threading.Event) -> None:
-    while not stop.wait(TICK_SECONDS):
+    while not _wait_for_tick(stop):
         shown = display()
         if shown is None:
             return
@@ -204,7 +223,7 @@ class _Compilation:
         with self._lock:
             self._depth += 1
             if self._depth == 1:
-                self._started = time.perf_counter()
+                self._started = _now()
             tell = not self._told and self._displays > 0
             self._told = self._told or tell
         if tell:
@@ -214,7 +233,7 @@ class _Compilation:
         with self._lock:
             self._depth = max(0, self._depth - 1)
             if self._depth == 0:
-                self._spent += time.perf_counter() - self._started
+                self._spent += _now() - self._started
 
     def status(self) -> str:
         """While a kernel compiles, ``compiling the game engine (01:23)``: the time this
@@ -222,7 +241,7 @@ class _Compilation:
         with self._lock:
             if self._depth == 0:
                 return ""
-            seconds = self._spent + time.perf_counter() - self._started
+            seconds = self._spent + _now() - self._started
         return f"{COMPILING} ({tqdm.format_interval(seconds)})"
 
 

@@ -106,7 +106,13 @@ def play_python(
                 advance(m, s, ids, is_python, -1 if script is None else 1, p, half, rng, ws)
                 continue
             observation = state.observation(seat)
-            action = bot.act(observation)
+            try:
+                action = bot.act(observation)
+            except Exception as error:  # the bot's own failure, told with where it stood
+                raise TarotInputError(
+                    f"{bot_name(bot)} at seat {seat}, {observation.decision}: raised "
+                    f"{type(error).__name__}: {error}"
+                ) from error
             is_number = isinstance(action, int | np.integer)
             if not is_number or int(action) not in observation.legal_actions:
                 answer = f"{action_name(int(action), rules)}" if is_number else repr(action)

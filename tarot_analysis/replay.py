@@ -120,6 +120,8 @@ def describe(result: PlayResult, row: int = 0, *, deal_number: int | None = None
         why = (
             " (a side that took no trick kept the Excuse and gave nothing for it)"
             if took_none
+            else " (the Excuse played to the last trick changed sides)"
+            if _excuse_changed_sides(result, row, attack)
             else ""
         )
         lines.append(f"The attack's {points:g} points end in a half{why}: it is {rounding}.")
@@ -292,3 +294,17 @@ def record_tarocco(
             for seat in range(players)
         ],
     }
+
+
+def _excuse_changed_sides(result: PlayResult, row: int, attack: set[int]) -> bool:
+    """Whether the Excuse, played to the last trick, went to the side that did not win it
+    (docs/rules.md#the-excuse)."""
+    rules = result.rules
+    assert result.tricks is not None and result.leaders is not None
+    last = rules.hand_size - 1
+    trick = [int(card) for card in result.tricks[row, last]]
+    if rules.excuse_last_trick != "changes_sides" or cards.EXCUSE not in trick:
+        return False
+    owner = (int(result.leaders[row, last]) + trick.index(cards.EXCUSE)) % rules.players
+    winner = int(result.leaders[row, rules.hand_size])
+    return owner != winner and (owner in attack) == (winner in attack)

@@ -24,6 +24,7 @@ import json
 import math
 import os
 import re
+import stat
 import tomllib
 import types
 from collections.abc import Mapping, Sequence
@@ -105,6 +106,10 @@ Allowance = Literal["allowed", "if_forced", "forbidden"]
 PoigneeAnnouncer = Literal["any", "taker"]
 PoigneeScoring = Literal["winner", "with_contract"]
 HalfPointRounding = Literal["none", "away_from_requirement"]
+ExcuseLastTrick = Literal["changes_sides", "trick_winner"]
+TrumpLeadUnableToBeat = Literal["any_trump", "any_card"]
+PoigneeShown = Literal["every_trump", "count_highest_lowest"]
+BothCallsOnePartner = Literal["first_share", "second_share", "both_shares"]
 
 #: The most contracts a preset may list: the engine numbers a bid action for each.
 MAX_CONTRACTS: Final = 8
@@ -215,13 +220,16 @@ class Poignee:
     ``scoring`` is ``"winner"`` (FFT: the bonus goes to the side that wins the deal, whoever
     showed it, never multiplied) or ``"with_contract"`` (older rules: the taker alone wins it
     from, or pays it to, each defender as the contract is made or lost; a called partner neither
-    pays nor receives it). Bonuses of 0 mean no poignée.
+    pays nor receives it). ``shown`` is what the table sees: ``"every_trump"`` (FFT: every
+    trump and the Excuse of the hand) or ``"count_highest_lowest"`` (older rules: how many,
+    the highest and the lowest trump). Bonuses of 0 mean no poignée.
     """
 
     thresholds: tuple[int, int, int]
     bonuses: tuple[int, int, int]
     who: PoigneeAnnouncer
     scoring: PoigneeScoring
+    shown: PoigneeShown = "every_trump"
 
     def __post_init__(self) -> None:
         _check_choices(self)
@@ -325,12 +333,17 @@ class Shares:
     times the number of defenders) is split: the holder of each called card gets its fraction
     in ``partner_fractions`` (in call order: king, then queen) and the taker keeps the rest.
     FFT 5 players: ``(1/3,)``, so taker 2×, partner 1×; six players: ``(1/3, 1/6)``.
+    ``both_calls_one_partner``: what a partner holding both called cards takes: the first
+    called card's fraction (``"first_share"``: 1/3 with six players, taker 2/3), the second's
+    (``"second_share"``: 1/6, taker 5/6) or both (``"both_shares"``: 1/2).
     """
 
     alone: int
     partner_fractions: tuple[Fraction, ...]
+    both_calls_one_partner: BothCallsOnePartner = "first_share"
 
     def __post_init__(self) -> None:
+        _check_choices(self)
         if self.alone < 1:
             raise RulesError(f"alone must be a positive integer, got {_show(self.alone)}")
         if any(not 0 < share < 1 for share in self.partner_fractions) or sum(
@@ -341,18 +354,39 @@ class Shares:
                 f"got {_show(self.partner_fractions)}"
             )
 
-    def taker_fraction(self, called_with_partner: Sequence[bool]) -> Fraction:
+    def taker_fraction(
+        self, called_with_partner: Sequence[bool], one_partner: bool = False
+    ) -> Fraction:
         """The taker's fraction of the attack's total.
 
         ``called_with_partner[i]`` says whether the i-th called card is held by a partner (not
-        in the dog nor the taker's hand). A partner holding both called cards takes both
-        fractions.
+        in the dog nor the taker's hand); ``one_partner``: both are held by the same partner,
+        who then takes the share ``both_calls_one_partner`` says.
 
-        >>> Shares(5, (Fraction(1, 3), Fraction(1, 6))).taker_fraction([True, True])
-        Fraction(1, 2)
+        >>> Shares(5, (Fraction(1, 3), Fraction(1, 6))).taker_fraction([True, True], True)
+        Fraction(2, 3)
         """
-        held = zip(self.partner_fractions, called_with_partner, strict=True)
-        return 1 - sum((share for share, with_partner in held if with_partner), Fraction(0))
+        return 1 - sum(self.partner_shares(called_with_partner, one_partner), Fraction(0))
+
+    def partner_shares(
+        self, called_with_partner: Sequence[bool], one_partner: bool = False
+    ) -> tuple[Fraction, ...]:
+        """The fraction of the attack's total that goes with each called card's holder.
+
+        When one partner holds both called cards (``one_partner``), the share of the card it
+        does not take is 0 and the taker keeps it.
+
+        >>> Shares(5, (Fraction(1, 3), Fraction(1, 6))).partner_shares([True, True], True)
+        (Fraction(1, 3), Fraction(0, 1))
+        """
+        shares = [
+            share if with_partner else Fraction(0)
+            for share, with_partner in zip(self.partner_fractions, called_with_partner, strict=True)
+        ]
+        if one_partner and len(shares) == 2 and self.both_calls_one_partner != "both_shares":
+            dropped = 1 if self.both_calls_one_partner == "first_share" else 0
+            shares[dropped] = Fraction(0)
+        return tuple(shares)
 
 
 @dataclass(frozen=True, slots=True)
@@ -417,7 +451,13 @@ class Rules:
     ``first_lead_called_suit_forbidden``,
     ``trumps_must_be_broken`` (no trump lead until a trump has been played on a suit lead,
     unless the leader holds only trumps and the Excuse), ``must_overtrump_when_void`` and
-    ``must_overtrump_on_trump_lead``. Score for each defender:
+    ``must_overtrump_on_trump_lead``, and ``trump_lead_unable_to_beat``: on a trump lead, a
+    player who cannot beat the trumps in the trick plays ``"any_trump"`` (FFT), or
+    ``"any_card"`` (one reading of Tarocco). ``excuse_last_trick``: the Excuse played to the
+    last trick, outside a chelem, ``"changes_sides"`` (FFT and the Russian-language rule text:
+    it goes to the opponents of the side that played it, whoever wins the trick) or goes to the
+    ``"trick_winner"``'s side (the Russian-language text for four players). Score for each
+    defender:
     ``(base_score + |points − required| + petit au bout) × multiplier + poignée + chelem``,
     shared by ``shares``.
     """
@@ -452,6 +492,8 @@ class Rules:
     chelem: Chelem
     shares: Shares
     call_holding_all_kings: CallHoldingAllKings = "queen"
+    excuse_last_trick: ExcuseLastTrick = "changes_sides"
+    trump_lead_unable_to_beat: TrumpLeadUnableToBeat = "any_trump"
     tarocco: Tarocco | None = None
 
     def __post_init__(self) -> None:
@@ -465,6 +507,11 @@ class Rules:
         self._check_poignee()
         if self.tarocco is not None and self.bidding:
             raise RulesError("bidding must be false with [tarocco]: every player is for themselves")
+        if self.trump_lead_unable_to_beat == "any_card" and not self.must_overtrump_on_trump_lead:
+            raise RulesError(
+                'trump_lead_unable_to_beat = "any_card" needs must_overtrump_on_trump_lead = true '
+                "(without it every trump may be played on a trump lead)"
+            )
 
     def _check_deal(self) -> None:
         for name, least in (("players", 2), ("hand_size", 1), ("dog_size", 0), ("packet_size", 1)):
@@ -564,6 +611,12 @@ class Rules:
             )
 
     def _check_poignee(self) -> None:
+        if self.poignee.shown == "count_highest_lowest" and self.poignee.who != "taker":
+            # The search bots deal the hidden trumps of one such poignée, the taker's.
+            raise RulesError(
+                'poignee.shown = "count_highest_lowest" needs poignee.who = "taker" (the older '
+                "rules, where only the taker shows a poignée)"
+            )
         most = min(self.hand_size, TRUMPS_WITH_EXCUSE)
         if self.poignee.thresholds[-1] > most:
             raise RulesError(
@@ -754,9 +807,25 @@ def _load_base(extends: str, where: str, folder: Path, reading: frozenset[Path])
     return _load_file(path, reading)
 
 
+#: The largest rules file read (1 MiB): a preset is a few kilobytes.
+MAX_RULES_FILE_BYTES: Final = 1 << 20
+
+
 def _read_toml(path: Path, where: str) -> dict[str, Any]:
     try:
-        data = path.read_bytes()
+        # Looked at before it is opened: opening a pipe would wait for a writer.
+        mode = path.stat().st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError
+        if not stat.S_ISREG(mode):
+            raise RulesError(f"{where}: not a regular file (a device, a pipe or a socket)")
+        with path.open("rb") as file:
+            data = file.read(MAX_RULES_FILE_BYTES + 1)
+        if len(data) > MAX_RULES_FILE_BYTES:
+            raise RulesError(
+                f"{where}: larger than {MAX_RULES_FILE_BYTES // (1 << 20)} MiB, too large for a "
+                "rules file"
+            )
     except FileNotFoundError:
         raise RulesError(f"{where}: no such file") from None
     except IsADirectoryError:
@@ -982,7 +1051,7 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     Recorded as metadata beside every output, so that any deal can be replayed.
 
     >>> rules_to_dict(load_rules("fft-5"))["shares"]
-    {'alone': 4, 'partner_fractions': ['1/3']}
+    {'alone': 4, 'partner_fractions': ['1/3'], 'both_calls_one_partner': 'first_share'}
     """
     plain = _to_plain(rules)
     assert isinstance(plain, dict)
@@ -1121,19 +1190,20 @@ def format_rules(rules: Rules) -> str:
         ),
         ("trumps led", "once broken" if rules.trumps_must_be_broken else "any time"),
         ("overtrump when void", _yes_no(rules.must_overtrump_when_void)),
-        ("overtrump on trump lead", _yes_no(rules.must_overtrump_on_trump_lead)),
+        ("overtrump on trump lead", _overtrump_on_trump_lead_text(rules)),
+        (
+            "excuse at last trick",
+            "see fool"
+            if rules.tarocco is not None
+            else "changes sides"
+            if rules.excuse_last_trick == "changes_sides"
+            else "to the side winning the trick",
+        ),
         ("base score", str(rules.base_score)),
         ("poignée", _poignee_text(rules.poignee)),
         ("petit au bout", _petit_au_bout_text(rules.petit_au_bout)),
         ("chelem", _chelem_text(rules.chelem)),
-        (
-            "shares",
-            f"alone {rules.shares.alone}× each defender"
-            + "".join(
-                f", called card {index + 1}: {share} of the attack"
-                for index, share in enumerate(rules.shares.partner_fractions)
-            ),
-        ),
+        ("shares", _shares_text(rules.shares)),
     ]
     if rules.tarocco is not None:
         tarocco = rules.tarocco
@@ -1181,10 +1251,34 @@ def _poignee_text(poignee: Poignee) -> str:
         if poignee.scoring == "winner"
         else "won or lost by the taker alone with the contract (a partner has no share)"
     )
+    shown = "" if poignee.shown == "every_trump" else " (only the count, highest and lowest)"
     return (
         f"{' / '.join(map(str, poignee.thresholds))} trumps with the Excuse: "
-        f"{' / '.join(map(str, poignee.bonuses))}, shown by {who}, {scoring}"
+        f"{' / '.join(map(str, poignee.bonuses))}, shown by {who}{shown}, {scoring}"
     )
+
+
+def _overtrump_on_trump_lead_text(rules: Rules) -> str:
+    if not rules.must_overtrump_on_trump_lead:
+        return "no"
+    if rules.trump_lead_unable_to_beat == "any_card":
+        return "yes, else any card"
+    return "yes"
+
+
+def _shares_text(shares: Shares) -> str:
+    text = f"alone {shares.alone}× each defender" + "".join(
+        f", called card {index + 1}: {share} of the attack"
+        for index, share in enumerate(shares.partner_fractions)
+    )
+    if len(shares.partner_fractions) == 2:
+        held = {
+            "first_share": "the first card's share",
+            "second_share": "the second card's share",
+            "both_shares": "both shares",
+        }[shares.both_calls_one_partner]
+        text += f"; a partner holding both: {held}"
+    return text
 
 
 def _petit_au_bout_text(petit: PetitAuBout) -> str:

@@ -4,9 +4,21 @@ A run is defined by what it computes (its ``kind``), its rules, bots, seed, numb
 chunk size. Chunks are fixed by that definition, so chunk *k* holds the same rows whoever
 computes it, whenever. Each finished chunk is written to its own Parquet file in the run's
 folder (to a temporary name, then renamed: a file that exists is complete), with the run's
-metadata in the file. Run the same command again after an interruption and the chunks on disk
-are kept; only the missing ones are computed. Memory stays bounded: a chunk is written and
-forgotten before more than a few are in flight.
+whole definition in the file and a checksum on each of its pages. Run the same command again
+after an interruption and the chunks on disk are kept; only the missing ones are computed.
+Memory stays bounded: a chunk is written and forgotten before more than a few are in flight.
+
+A chunk on disk is kept only if it reads back whole (every page's checksum verified) and says
+it is this chunk of this run: the same definition (kind, rules, bots, seed, deals, chunk size,
+``extra``), the same layout (:data:`CHUNK_LAYOUT`), the rows and columns it was written with.
+Any other (copied from another run, damaged, written by an older version) is named in one line
+on standard error and computed again.
+
+The folder belongs to one run: its definition, ``_run.json``, is created at once whole or not
+at all (linked into place; a run that finds another's there is refused), so two runs of
+different definitions never share a folder, even started together. Several processes may run
+the same definition on one folder: each writes through temporary files of its own, and a run
+removes only the temporary files of processes that are gone.
 
 >>> import tempfile
 >>> import pyarrow as pa
@@ -25,8 +37,11 @@ True
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import os
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -37,10 +52,12 @@ import pyarrow.parquet as pq
 
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.files import create_text, remove_stale, replacing
+from tarot_analysis.progress import CHECKING
 from tarot_analysis.progress import bar as progress_bar
 from tarot_analysis.simulate import check_writable_folder, map_chunks
 
-__all__ = ["RunResult", "RunSpec", "chunk_path", "read_dataset", "run"]
+__all__ = ["CHUNK_LAYOUT", "RunResult", "RunSpec", "chunk_path", "read_dataset", "run"]
 
 #: The run's definition beside its chunks. Its name starts with an underscore, which Parquet
 #: readers skip (as they skip the dot of a chunk being written): ``pandas.read_parquet(folder)``
@@ -49,6 +66,11 @@ SPEC_FILE: Final = "_run.json"
 #: Where folders written before kept it; read, and renamed, when found.
 OLD_SPEC_FILE: Final = "run.json"
 METADATA_KEY: Final = b"tarot_analysis"
+#: The layout of a chunk file: 2 has page checksums and the run's whole definition, its rows
+#: and the fingerprint of its columns in its metadata. Chunks of another layout are recomputed.
+CHUNK_LAYOUT: Final = 2
+#: Chunks named one by one when they cannot be kept; more are counted in one line.
+_NAMED_CHUNKS: Final = 5
 
 
 @dataclass(frozen=True)
@@ -80,6 +102,13 @@ class RunSpec:
         data["version"] = __version__
         return data
 
+    def identity(self) -> dict[str, Any]:
+        """What two runs must share to share a folder or a chunk: the spec as it reads back
+        from JSON, without the version that wrote it."""
+        data = json.loads(json.dumps(self.to_json()))
+        del data["version"]
+        return data
+
 
 @dataclass(frozen=True)
 class RunResult:
@@ -89,6 +118,7 @@ class RunResult:
     chunks: int  # chunks of the run, all on disk now
     computed: int  # chunks computed by this call
     resumed: int  # chunks found on disk from an earlier call
+    spec: RunSpec | None = None  # the run's definition
 
 
 def chunk_path(folder: str | os.PathLike[str], chunk: int) -> Path:
@@ -96,40 +126,121 @@ def chunk_path(folder: str | os.PathLike[str], chunk: int) -> Path:
     return Path(folder) / f"chunk-{chunk:06d}.parquet"
 
 
-def _check_spec(folder: Path, spec: RunSpec) -> None:
-    """Refuse to mix chunks of different runs in one folder."""
+def _differing(found: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
+    """The parts of a definition in which ``found`` is not ``wanted``."""
+    return sorted(key for key in wanted if found.get(key) != wanted[key])
+
+
+def _read_definition(path: Path) -> dict[str, Any]:
+    """A folder's ``_run.json``, or one line saying it cannot be read."""
+    try:
+        found = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not a run's definition"
+        raise TarotInputError(
+            f"{path} cannot be read ({reason}): delete the folder to start again"
+        ) from None
+    if not isinstance(found, dict):
+        raise TarotInputError(f"{path} is not a run's definition: delete the folder to start again")
+    return found
+
+
+def _claim(folder: Path, spec: RunSpec) -> None:
+    """Make ``folder`` this run's, or refuse it if it is another's.
+
+    The definition appears whole or not at all, and only if none is there
+    (:func:`tarot_analysis.files.create_text`): of two runs that claim a folder together, one
+    wins and the other reads its definition and is refused if it is another."""
     path = folder / SPEC_FILE
     old = folder / OLD_SPEC_FILE
-    if old.exists() and not path.exists():
-        old.replace(path)
-    wanted = spec.to_json()
-    if path.exists():
-        found = json.loads(path.read_text(encoding="utf-8"))
-        differing = sorted(
-            key for key in wanted if key != "version" and found.get(key) != wanted[key]
+    if old.exists():
+        with contextlib.suppress(FileExistsError):
+            os.link(old, path)
+        old.unlink(missing_ok=True)
+    create_text(path, json.dumps(spec.to_json(), indent=2))  # unless a run is there
+    differing = _differing(_read_definition(path), spec.identity())
+    if differing:
+        raise TarotInputError(
+            f"{folder} holds a different run ({', '.join(differing)} differ): "
+            "use another folder, or delete it to start again"
         )
-        if differing:
-            raise TarotInputError(
-                f"{folder} holds a different run ({', '.join(differing)} differ): "
-                "use another folder, or delete it to start again"
-            )
-    else:
-        folder.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_suffix(".json.tmp")
-        temporary.write_text(json.dumps(wanted, indent=2), encoding="utf-8")
-        temporary.replace(path)
 
 
-def _is_complete(path: Path, spec: RunSpec, chunk: int) -> bool:
-    """A chunk file counts only if it is readable and says it is this chunk of this run."""
-    if not path.exists():
-        return False
+def _columns(schema: pa.Schema) -> str:
+    """A fingerprint of a table's columns: names, types and nullability."""
+    described = [[f.name, str(f.type), f.nullable] for f in schema.remove_metadata()]
+    return hashlib.sha256(json.dumps(described).encode()).hexdigest()[:16]
+
+
+def _stamp(path: Path) -> dict[str, Any]:
+    """The run's metadata stored in a chunk file (its footer alone is read)."""
+    metadata = pq.read_schema(path).metadata or {}
+    stamp = json.loads(metadata[METADATA_KEY])
+    if not isinstance(stamp, dict):
+        raise ValueError("not a chunk's metadata")
+    return stamp
+
+
+class _Unfit(Exception):
+    """A file that is not the chunk it should be; its message says why."""
+
+
+def _checked(path: Path, spec: RunSpec, chunk: int) -> pa.Table:
+    """The rows of chunk ``chunk`` of ``spec`` in ``path``, or :class:`_Unfit` saying why the
+    file is not that chunk. Reads the whole file, verifying every page's checksum."""
     try:
-        metadata = pq.read_schema(path).metadata or {}
-        written = json.loads(metadata[METADATA_KEY])
-    except (OSError, KeyError, ValueError, pa.ArrowInvalid):
-        return False
-    return bool(written.get("chunk") == chunk and written.get("seed") == spec.seed)
+        stamp = _stamp(path)
+    except Exception:  # whatever a damaged file raises, it is not a chunk
+        raise _Unfit("not a readable chunk") from None
+    if stamp.get("layout") != CHUNK_LAYOUT:
+        raise _Unfit("written by another version, without checksums")
+    differing = _differing(stamp, spec.identity())
+    if differing:
+        raise _Unfit(f"a chunk of another run ({', '.join(differing)} differ)")
+    first, n = spec.chunk_bounds(chunk)
+    if (stamp.get("chunk"), stamp.get("first_deal"), stamp.get("deals_in_chunk")) != (
+        chunk, first, n,
+    ):  # fmt: skip
+        raise _Unfit(f"another chunk (its number {stamp.get('chunk')})")
+    try:
+        table = pq.read_table(path, page_checksum_verification=True)
+    except Exception as error:  # a damaged page raises what it happens to
+        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise _Unfit(f"damaged ({reason})") from None
+    if table.num_rows != stamp.get("rows") or _columns(table.schema) != stamp.get("columns"):
+        raise _Unfit("its rows or columns are not those it was written with")
+    return table
+
+
+def _say_recomputed(faults: list[tuple[Path, str]]) -> None:
+    """Name the chunks that cannot be kept, one line each (the first few, then a count)."""
+    for path, reason in faults[:_NAMED_CHUNKS]:
+        print(f"tarot-analysis: {path}: {reason}; computing it again", file=sys.stderr)
+    if len(faults) > _NAMED_CHUNKS:
+        print(
+            f"tarot-analysis: and {len(faults) - _NAMED_CHUNKS} more chunks in "
+            f"{faults[0][0].parent} that cannot be kept; computing them again",
+            file=sys.stderr,
+        )
+
+
+def _missing(target: Path, spec: RunSpec, *, progress: bool = False, detail: str = "") -> list[int]:
+    """The chunks to compute: absent, or on disk but not this run's whole chunk (named, once
+    the ``checking`` bar shown while they are read is closed)."""
+    on_disk = [c for c in range(spec.chunks) if chunk_path(target, c).exists()]
+    faults = []
+    with progress_bar(
+        CHECKING, len(on_disk), unit="chunk", enabled=progress and bool(on_disk), detail=detail
+    ) as shown:
+        for chunk in on_disk:
+            try:
+                _checked(chunk_path(target, chunk), spec, chunk)
+            except _Unfit as unfit:
+                faults.append((chunk, str(unfit)))
+            shown.update(1)
+    _say_recomputed([(chunk_path(target, chunk), reason) for chunk, reason in faults])
+    kept = set(on_disk) - {chunk for chunk, _ in faults}
+    return [c for c in range(spec.chunks) if c not in kept]
 
 
 def run(
@@ -146,23 +257,23 @@ def run(
 ) -> RunResult:
     """Compute every chunk of ``spec`` missing from ``folder`` with ``work(chunk, first, n)``.
 
-    ``work`` returns the chunk's rows as an Arrow table. Chunks already on disk are kept;
-    an interrupted call (Ctrl-C, a killed process) leaves only complete chunk files behind.
-    ``metadata`` is stored in every chunk file beside the spec. ``client``: a Dask client
-    (:mod:`tarot_analysis.cluster`) to compute the chunks on; they are written here.
-    ``phase`` and ``detail`` name the progress bar (:func:`tarot_analysis.progress.bar`);
-    ``detail`` defaults to the kind of run and its rules.
+    ``work`` returns the chunk's rows as an Arrow table. Chunks already on disk are kept
+    when they are whole chunks of this run; an interrupted call (Ctrl-C, a killed process)
+    leaves only complete chunk files behind. ``metadata`` is stored in every chunk file
+    beside the spec. ``client``: a Dask client (:mod:`tarot_analysis.cluster`) to compute the
+    chunks on; they are written here. ``phase`` and ``detail`` name the progress bar
+    (:func:`tarot_analysis.progress.bar`); ``detail`` defaults to the kind of run and its rules.
     """
     target = Path(folder)
     if target.exists() and not target.is_dir():
         raise TarotInputError(f"cannot use {target} for a run: it is a file, not a folder")
     check_writable_folder(target, " for the run's chunks")
-    _check_spec(target, spec)
-    for stale in target.glob(".chunk-*.tmp"):  # left by a process killed while writing
-        stale.unlink(missing_ok=True)
-    missing = [c for c in range(spec.chunks) if not _is_complete(chunk_path(target, c), spec, c)]
+    _claim(target, spec)
+    remove_stale(target)  # left by processes killed while writing; live ones' are kept
+    detail = f"{spec.kind} {spec.rules}" if detail is None else detail
+    missing = _missing(target, spec, progress=progress, detail=detail)
     resumed = spec.chunks - len(missing)
-    base = spec.to_json() | (metadata or {})
+    base = (metadata or {}) | spec.to_json() | {"layout": CHUNK_LAYOUT}
 
     def rows(chunk: int) -> tuple[int, pa.Table]:
         first, n = spec.chunk_bounds(chunk)
@@ -170,17 +281,18 @@ def run(
 
     def write(chunk: int, table: pa.Table) -> int:
         first, n = spec.chunk_bounds(chunk)
-        stamp = base | {"chunk": chunk, "first_deal": first, "deals_in_chunk": n}
+        stamp = base | {
+            "chunk": chunk, "first_deal": first, "deals_in_chunk": n, "rows": table.num_rows,
+            "columns": _columns(table.schema),
+        }  # fmt: skip
         table = table.replace_schema_metadata({METADATA_KEY: json.dumps(stamp).encode()})
-        path = chunk_path(target, chunk)
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        pq.write_table(table, temporary, compression="zstd")
-        temporary.replace(path)  # atomic: the file appears complete or not at all
+        with replacing(chunk_path(target, chunk)) as temporary:
+            pq.write_table(table, temporary, compression="zstd", write_page_checksum=True)
         return n
 
     bar = progress_bar(
         phase, spec.deals, enabled=progress,
-        detail=f"{spec.kind} {spec.rules}" if detail is None else detail,
+        detail=detail,
         initial=spec.deals - sum(spec.chunk_bounds(c)[1] for c in missing),
     )  # fmt: skip
     with bar:
@@ -206,18 +318,67 @@ def run(
                     f"the finished chunks are kept in {target}: run the same command again to "
                     "resume"
                 ) from None
-    return RunResult(folder=target, chunks=spec.chunks, computed=len(missing), resumed=resumed)
+    return RunResult(
+        folder=target, chunks=spec.chunks, computed=len(missing), resumed=resumed, spec=spec
+    )
 
 
-def iter_chunks(folder: str | os.PathLike[str]) -> Iterator[pa.Table]:
-    """The chunk tables of a run folder, in chunk order (one in memory at a time)."""
-    for path in sorted(Path(folder).glob("chunk-*.parquet")):
-        yield pq.read_table(path)
+def _expected(folder: Path, spec: RunSpec | None) -> RunSpec | None:
+    """The run a folder's chunks must belong to: ``spec``, or the folder's definition."""
+    if spec is not None:
+        return spec
+    path = folder / SPEC_FILE
+    if not path.exists():
+        return None
+    found = _read_definition(path)
+    try:
+        return RunSpec(
+            kind=found["kind"], rules=found["rules"], bots=tuple(found["bots"]),
+            seed=found["seed"], deals=found["deals"], chunk_size=found["chunk_size"],
+            extra=found.get("extra", {}),
+        )  # fmt: skip
+    except (KeyError, TypeError):
+        raise TarotInputError(
+            f"{path} is not a run's definition: delete the folder to start again"
+        ) from None
 
 
-def read_dataset(folder: str | os.PathLike[str]) -> pa.Table:
-    """Every row of a run folder, in deal order."""
-    tables = list(iter_chunks(folder))
+def iter_chunks(folder: str | os.PathLike[str], spec: RunSpec | None = None) -> Iterator[pa.Table]:
+    """The chunk tables of a run folder, in chunk order (one in memory at a time).
+
+    Each is checked as it is read: every page's checksum, and, when the run is known
+    (``spec``, or the folder's ``_run.json``), that it is this run's chunk and that none is
+    missing. A chunk that fails raises :class:`~tarot_analysis.errors.TarotInputError`
+    naming it: running the command again computes it anew."""
+    target = Path(folder)
+    expected = _expected(target, spec)
+    if expected is None:
+        for path in sorted(target.glob("chunk-*.parquet")):
+            try:
+                table = pq.read_table(path, page_checksum_verification=True)
+            except Exception as error:  # a damaged page raises what it happens to
+                reason = str(error).splitlines()[0] if str(error) else type(error).__name__
+                raise TarotInputError(
+                    f"{path}: damaged ({reason}): run the command again to recompute it"
+                ) from None
+            yield table
+        return
+    for chunk in range(expected.chunks):
+        path = chunk_path(target, chunk)
+        if not path.exists():
+            raise TarotInputError(f"{path} is missing: run the command again to compute it")
+        try:
+            table = _checked(path, expected, chunk)
+        except _Unfit as unfit:
+            raise TarotInputError(
+                f"{path}: {unfit}: run the command again to recompute it"
+            ) from None
+        yield table
+
+
+def read_dataset(folder: str | os.PathLike[str], spec: RunSpec | None = None) -> pa.Table:
+    """Every row of a run folder, in deal order, each chunk checked (:func:`iter_chunks`)."""
+    tables = list(iter_chunks(folder, spec))
     if not tables:
         raise TarotInputError(f"{folder} holds no finished chunk")
     return pa.concat_tables([t.replace_schema_metadata(None) for t in tables])

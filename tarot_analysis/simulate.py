@@ -93,21 +93,28 @@ def map_chunks(
         return
 
     pending: deque[Future[T]] = deque()
-    with ThreadPoolExecutor(max_workers=threads) as pool:
-        try:
-            for chunk in chunks:
-                pending.append(pool.submit(work, chunk))
-                if len(pending) >= 2 * threads:
-                    result = pending.popleft().result()
-                    advance(result)
-                    yield result
-            while pending:
+    pool = ThreadPoolExecutor(max_workers=threads)
+    interrupted = False
+    try:
+        for chunk in chunks:
+            pending.append(pool.submit(work, chunk))
+            if len(pending) >= 2 * threads:
                 result = pending.popleft().result()
                 advance(result)
                 yield result
-        finally:
-            for future in pending:
-                future.cancel()
+        while pending:
+            result = pending.popleft().result()
+            advance(result)
+            yield result
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
+    finally:
+        for future in pending:
+            future.cancel()
+        # On Ctrl-C the chunks under way are not waited for: compiled code cannot be stopped,
+        # and the command ends the process once it has said what it kept.
+        pool.shutdown(wait=not interrupted, cancel_futures=True)
 
 
 def seed_label(seed: np.random.SeedSequence) -> int | list[int] | None:
@@ -139,13 +146,16 @@ def check_output_path(path: str | Path) -> Path:
     """Make sure an output file can be written at ``path`` (creating its folder), or say why.
 
     Called before a run starts, so that a bad path fails at once rather than after the work.
+    Temporary files of ``path`` left by a process that is gone are removed.
     """
     from tarot_analysis.errors import TarotInputError
+    from tarot_analysis.files import remove_stale
 
     target = Path(path)
     if target.is_dir():
         raise TarotInputError(f"cannot write {target}: it is a folder, not a file")
     check_writable_folder(target.parent, f" for {target}")
+    remove_stale(target.parent, f".{target.name}.*.tmp")
     return target
 
 

@@ -7,7 +7,9 @@ attack maximises them and the defence minimises them, under a French preset's ru
 Counting, in half points as the engine counts them: the winner of a trick takes its cards;
 the Excuse played before the last trick stays with its owner's side (4.5 points), which gives
 half a point to the trick's winner when the two sides differ; the Excuse played to the last
-trick goes to that trick's winner. The chelem's special cases are left out.
+trick changes sides or goes to that trick's winner, as the rules say (the engine's own
+:func:`~tarot_analysis.engine.core.excuse_last_trick_side`). The chelem's special cases are
+left out.
 
 The search is fail-soft alpha-beta over the cards, written with an explicit stack (no
 recursion, so numba's cache keeps it), run with null windows that halve the range of the value
@@ -41,6 +43,7 @@ variation played out card by card.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final, NamedTuple
@@ -76,15 +79,18 @@ from tarot_analysis.engine.cardsets import (
     suit_of,
     trumps_above,
 )
-from tarot_analysis.engine.core import legal_cards
+from tarot_analysis.engine.core import excuse_last_trick_side, legal_cards
 from tarot_analysis.engine.params import engine_rules
+from tarot_analysis.engine.state import MAX_SEATS
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
 
 __all__ = [
     "DoubleDummy",
+    "SearchInterrupted",
     "SearchStopped",
     "Solution",
+    "SolveProgress",
     "best_card",
     "double_dummy",
     "legal_plays",
@@ -130,11 +136,21 @@ _REST = 16  # half points of the cards still in the hands
 _SLOT = 17  # the table entry found on entering a trick boundary, −1 none
 _N_FIELDS = 18
 
-# Fields of the counters array: positions searched, and the most to search (0: no limit).
+# Fields of the counters array: positions searched, and the most to search (0: no limit);
+# the count past which the search pauses, its stack kept (0: never), and the depth + 1 at
+# which a paused search resumes (0: a new search).
 _NODES = 0
 _NODE_LIMIT = 1
+_PAUSE_AT = 2
+_RESUME = 3
+_N_COUNTERS = 4
 #: What :func:`_search` returns when it stops at the node limit.
 _STOPPED: Final = -4 * INFINITY
+#: What :func:`_search` returns when it pauses: called again, it goes on where it was.
+_PAUSED: Final = -5 * INFINITY
+#: Positions searched between two pauses of a solve (a few hundredths of a second): between
+#: them, the solve checks its time limit, shows its progress and lets Ctrl-C through.
+SLICE_NODES: Final = 200_000
 
 # The table: entries by buckets of four. The fields of a key (see _boundary_key): the epoch,
 # the seats of the attack and the leader + 1; each hand's length in each suit (four seats a
@@ -155,8 +171,51 @@ _HASH_MULTIPLIER_HI = np.uint64(0xC2B2AE3D27D4EB4F)
 _TRUMP_STRENGTH = 100  # any trump ranks above any suit card when ordering moves
 
 
-class SearchStopped(RuntimeError):
-    """A solve reached its ``max_nodes`` before it knew the exact value."""
+class _Proved:
+    """What a stopped solve had proved: the attack takes between ``low`` and ``high`` card
+    points in the remaining tricks (equal once the value is exact, when only the best cards
+    were unfinished), after searching ``nodes`` positions."""
+
+    low: float
+    high: float
+    nodes: int
+
+    def _keep(self, low: float, high: float, nodes: int) -> None:
+        self.low, self.high, self.nodes = low, high, nodes
+
+    @property
+    def proved(self) -> str:
+        """The value as far as it was proved, in words."""
+        if self.low == self.high:
+            return f"the attack takes {self.low:g} card points (the best cards unfinished)"
+        return f"the attack takes between {self.low:g} and {self.high:g} card points"
+
+
+class SearchStopped(_Proved, RuntimeError):
+    """A solve reached its ``max_nodes`` or its ``time_limit`` before it knew all it was
+    asked; ``low``, ``high`` and ``nodes`` say what it had proved."""
+
+    def __init__(self, reason: str, low: float, high: float, nodes: int) -> None:
+        self._keep(low, high, nodes)
+        super().__init__(f"{reason}: {self.proved}")
+
+
+class SearchInterrupted(_Proved, KeyboardInterrupt):
+    """A solve stopped by Ctrl-C (SIGINT); ``low``, ``high`` and ``nodes`` say what it had
+    proved."""
+
+    def __init__(self, low: float, high: float, nodes: int) -> None:
+        self._keep(low, high, nodes)
+        super().__init__(f"interrupted after {nodes:,} positions: {self.proved}")
+
+
+class SolveProgress(NamedTuple):
+    """Where a solve stands, given to its ``progress`` callback between two slices of the
+    search: the value proved to lie in ``[low, high]`` card points, ``nodes`` searched."""
+
+    low: float
+    high: float
+    nodes: int
 
 
 @dataclass(frozen=True)
@@ -262,13 +321,19 @@ def _trick_half_points(
     attack_mask: int,
     last: bool,
     half_points: Any,
+    p: Any,
 ) -> int:
-    """Attack half points of a completed trick, the Excuse's exchange included."""
+    """Attack half points of a completed trick, the Excuse's exchange included; at the last
+    trick the Excuse goes where the engine sends it (:func:`excuse_last_trick_side`)."""
     winner_attacks = (attack_mask >> winner) & 1 == 1
     total = 0
     for k in range(players):
         card = path[start + k]
-        if card == EXCUSE and not last:
+        if card == EXCUSE and last:
+            owner_side = (attack_mask >> ((leader + k) % players)) & 1
+            if excuse_last_trick_side(owner_side, 1 if winner_attacks else 0, p) == 1:
+                total += half_points[card]
+        elif card == EXCUSE:
             owner = (leader + k) % players
             owner_attacks = (attack_mask >> owner) & 1 == 1
             if owner_attacks:
@@ -830,27 +895,34 @@ def _search(
     suit cards that won a trick by rank in the search below depth ``d`` (what the table's
     entries must match on); ``relevant[d, 1]`` is the card that won the trick the card tried
     at depth ``d`` ended. ``counters``: positions searched so far, and a limit (0: none)
-    past which the search gives the cards back and returns ``_STOPPED``.
+    past which the search gives the cards back and returns ``_STOPPED``; a count (0: none)
+    past which it returns ``_PAUSED`` with its stack, hands and path as they are, and the
+    depth to resume at: called again with the same arrays (and a later pause), it goes on.
     """
     keys, lower, upper, table_move, entry_left = table
     bits = 64 - leading_zeros(np.uint64(lower.shape[0])) - 1
-    left = 0
-    rest = 0
-    for seat in range(players):
-        left += size(hands_lo[seat], hands_hi[seat])
-        rest += half_points_of(hands_lo[seat], hands_hi[seat], half_points)
     least = EXCUSE_COMPENSATION_HALF  # the least a card brings to the side winning its trick
     for card in range(cards.N_CARDS):
         if card != EXCUSE:
             least = max(0, min(least, half_points[card]))
-    frames[0, _REST] = rest
-    frames[0, _POS] = trick_len
-    frames[0, _LEADER] = leader
-    frames[0, _ACC] = 0
-    frames[0, _ALPHA] = alpha
-    frames[0, _BETA] = beta
-    frames[0, _LEFT] = left
     d = 0
+    if counters[_RESUME] > 0:
+        # A paused search: everything it needs is in the arrays; enter the node it paused at.
+        d = counters[_RESUME] - 1
+        counters[_RESUME] = 0
+    else:
+        left = 0
+        rest = 0
+        for seat in range(players):
+            left += size(hands_lo[seat], hands_hi[seat])
+            rest += half_points_of(hands_lo[seat], hands_hi[seat], half_points)
+        frames[0, _REST] = rest
+        frames[0, _POS] = trick_len
+        frames[0, _LEADER] = leader
+        frames[0, _ACC] = 0
+        frames[0, _ALPHA] = alpha
+        frames[0, _BETA] = beta
+        frames[0, _LEFT] = left
     result = 0
     result_relevant = ZERO
     entering = True
@@ -862,11 +934,17 @@ def _search(
             counters[_NODES] += 1
             if counters[_NODE_LIMIT] > 0 and counters[_NODES] > counters[_NODE_LIMIT]:
                 # Out of budget: give every card tried on the stack back, and stop.
+                counters[_NODES] -= 1  # this one is not searched
                 for k in range(d):
                     card_lo, card_hi = bit_of(frames[k, _CARD])
                     hands_lo[frames[k, _SEAT]] |= card_lo
                     hands_hi[frames[k, _SEAT]] |= card_hi
                 return _STOPPED
+            if counters[_PAUSE_AT] > 0 and counters[_NODES] > counters[_PAUSE_AT]:
+                # A pause: this node is entered (and counted) again on resuming.
+                counters[_NODES] -= 1
+                counters[_RESUME] = d + 1
+                return _PAUSED
             pos = frames[d, _POS]
             node_leader = frames[d, _LEADER]
             acc = frames[d, _ACC]
@@ -895,7 +973,7 @@ def _search(
                 offset = _winner_offset(path, start, players)
                 winner = (node_leader + offset) % players
                 result = acc + _trick_half_points(
-                    path, start, players, node_leader, winner, attack_mask, True, half_points
+                    path, start, players, node_leader, winner, attack_mask, True, half_points, p
                 )
                 result += _petit_at_last(path, start, players, winner, attack_mask, petit_bonus)
                 relevant[d, 0] = _won_by_rank(path, start, players, offset)
@@ -1049,6 +1127,7 @@ def _search(
                     attack_mask,
                     frames[child, _LEFT] == 0,
                     half_points,
+                    p,
                 )
                 if frames[child, _LEFT] == 0:
                     gained += _petit_at_last(path, start, players, winner, attack_mask, petit_bonus)
@@ -1177,7 +1256,7 @@ def double_dummy(players: int, bits: int) -> DoubleDummy:
         node_keys=np.zeros((depth, width), dtype=np.uint64),
         node_hashes=np.zeros(depth, dtype=np.uint64),
         relevant=np.zeros((depth, 2), dtype=np.uint64),
-        counters=np.zeros(2, dtype=np.int64),
+        counters=np.zeros(_N_COUNTERS, dtype=np.int64),
     )
 
 
@@ -1309,9 +1388,10 @@ def _position(
     for where, ids in [*((f"seat {s}", h) for s, h in enumerate(held)), ("the trick", played)]:
         for card in ids:
             if card in seen:
-                raise TarotInputError(
-                    f"card {cards.card_name(card)!r} is both in {seen[card]} and in {where}"
-                )
+                places = f"twice in {where}" if seen[card] == where else (
+                    f"both in {seen[card]} and in {where}"
+                )  # fmt: skip
+                raise TarotInputError(f"card {cards.card_name(card)!r} is {places}")
             seen[card] = where
     already = {(first + k) % players for k in range(len(played))}
     tricks_left = len(held[(first + len(played)) % players])
@@ -1324,6 +1404,7 @@ def _position(
             )
     if tricks_left == 0:
         raise TarotInputError("no card is left to play")
+    _check_trick(rules, held, first, played)
     hands_lo = np.zeros(players, dtype=np.uint64)
     hands_hi = np.zeros(players, dtype=np.uint64)
     for seat, hand in enumerate(held):
@@ -1340,6 +1421,22 @@ def _position(
     )
 
 
+def _check_trick(rules: Rules, held: list[tuple[int, ...]], leader: int, played: list[int]) -> None:
+    """Refuse a trick its seats could not have played: each card after the lead must be one
+    that its seat, holding its hand and that card, could play (it follows suit, trumps,
+    overtrumps when it can)."""
+    for k in range(1, len(played)):
+        seat = (leader + k) % rules.players
+        legal = legal_plays(rules, [*held[seat], played[k]], played[:k])
+        if played[k] not in legal:
+            raise TarotInputError(
+                f"the trick is impossible: seat {seat} played {cards.card_name(played[k])} to "
+                f"{' '.join(cards.card_name(card) for card in played[:k])} holding "
+                f"{cards.format_cards(held[seat])}; "
+                f"it had to play one of {cards.format_cards(legal)}"
+            )
+
+
 def legal_plays(rules: Rules, hand: Iterable[int], trick: Sequence[int]) -> list[int]:
     """The cards of ``hand`` (ids) that may be played to ``trick`` (ids, in play order).
 
@@ -1350,8 +1447,13 @@ def legal_plays(rules: Rules, hand: Iterable[int], trick: Sequence[int]) -> list
     ['2H', 'KH', 'E']
     """
     lo, hi = cards.to_mask(hand)
-    path = np.asarray(list(trick) or [0], dtype=np.int64)
-    led, top = _led_and_top_py(path, len(trick))
+    played = [_card_of(card, f"trick card {k + 1}") for k, card in enumerate(trick)]
+    if len(played) >= rules.players:
+        raise TarotInputError(
+            f"a trick in progress holds at most {rules.players - 1} cards, got {len(played)}"
+        )
+    path = np.asarray(played or [0], dtype=np.int64)
+    led, top = _led_and_top_py(path, len(played))
     params = engine_rules(rules).params
     legal_lo, legal_hi = legal_cards(np.uint64(lo), np.uint64(hi), led, top, ZERO, False, params)
     return cards.from_mask(int(legal_lo), int(legal_hi))
@@ -1380,21 +1482,39 @@ def _run_representative(
     return card
 
 
-def _bisect(search: Callable[[int, int, int], int], low: int, high: int) -> int:
-    """The exact value, known to lie in ``[low, high]``, by null-window searches.
+def _bisect(search: Callable[[int, int, int], int], bounds: list[int]) -> int:
+    """The exact value, known to lie in ``bounds`` (``[low, high]``), by null-window searches.
 
     Each search tells whether the value reaches a bound halfway between the two ends; its
     fail-soft answer may move an end further, and the table keeps what earlier searches
-    learnt.
+    learnt. ``bounds`` is narrowed in place: when a search stops, it holds what was proved.
     """
-    while low < high:
-        beta = (low + high + 1) // 2
+    while bounds[0] < bounds[1]:
+        beta = (bounds[0] + bounds[1] + 1) // 2
         found = search(-1, beta - 1, beta)
         if found >= beta:
-            low = found
+            bounds[0] = found
         else:
-            high = found
-    return low
+            bounds[1] = found
+    return bounds[0]
+
+
+def _budget(max_nodes: object, time_limit: object) -> tuple[int, float | None]:
+    """The node limit (0: none) and the time limit of a solve, checked."""
+    limit = 0
+    if max_nodes is not None:
+        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int | np.integer):
+            raise TarotInputError(f"max_nodes must be a whole number, got {max_nodes!r}")
+        if max_nodes < 1:
+            raise TarotInputError(f"max_nodes must be at least 1, got {max_nodes}")
+        limit = int(max_nodes)
+    if time_limit is None:
+        return limit, None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, int | float | np.number):
+        raise TarotInputError(f"time_limit must be a number of seconds, got {time_limit!r}")
+    if not 0 < float(time_limit) < float("inf"):
+        raise TarotInputError(f"time_limit must be a positive number of seconds, got {time_limit}")
+    return limit, float(time_limit)
 
 
 def solve(
@@ -1405,22 +1525,30 @@ def solve(
     attack: Iterable[int],
     trick: Sequence[str | int] = (),
     max_nodes: int | None = None,
+    time_limit: float | None = None,
+    progress: Callable[[SolveProgress], None] | None = None,
 ) -> Solution:
     """The card points the attack takes in the remaining tricks with best play on both sides.
 
     ``hands``: one hand per seat, in the notation (or card ids), of equal lengths at a trick
     boundary; ``trick``: the cards already played to the current trick by the seats from
-    ``leader`` on, whose hands are one card shorter. ``attack``: the seats of the attack.
-    ``max_nodes``: stop with :class:`SearchStopped` after searching that many positions
-    (the whole solve: value, best cards and Petit au bout).
+    ``leader`` on, whose hands are one card shorter (each card must be one its seat could
+    play, holding its hand and that card). ``attack``: the seats of the attack.
     Every card is visible to every seat (double dummy); the attack maximises its card points,
     the defence minimises them.
+
+    The search runs in slices of :data:`SLICE_NODES` positions. ``max_nodes`` (positions, the
+    whole solve: value, best cards and Petit au bout) and ``time_limit`` (seconds) bound it:
+    past either, it raises :class:`SearchStopped`, and on Ctrl-C :class:`SearchInterrupted`;
+    both hold the interval of the value proved so far (``low``, ``high``). ``progress``, when
+    given, is called between slices with a :class:`SolveProgress`.
 
     >>> from tarot_analysis.rules import load_rules
     >>> rules = load_rules("fft-3")
     >>> solve(rules, ["KS 1S", "3S", "QS 4S"], leader=1, attack=[0], trick=["2S"])
     Solution(attack_points=8.5, best_cards=('QS', '4S'), nodes=..., petit_au_bout=-1)
     """
+    node_limit, seconds = _budget(max_nodes, time_limit)
     position = _position(rules, hands, leader, attack, trick)
     tables = engine_rules(rules)
     players = position.players
@@ -1435,50 +1563,74 @@ def solve(
     node_keys = np.zeros((depth, _k_lo(players) + players), dtype=np.uint64)
     node_hashes = np.zeros(depth, dtype=np.uint64)
     relevant = np.zeros((depth, 2), dtype=np.uint64)
-    counters = np.zeros(2, dtype=np.int64)
-    if max_nodes is not None:
-        if max_nodes < 1:
-            raise TarotInputError(f"max_nodes must be at least 1, got {max_nodes}")
-        counters[_NODE_LIMIT] = max_nodes
-
-    def search(root_card: int, alpha: int, beta: int, at: _Position = position) -> int:
-        value = int(
-            _search(
-                at.hands_lo,
-                at.hands_hi,
-                at.path,
-                at.trick_len,
-                at.leader,
-                at.attack_mask,
-                players,
-                root_card,
-                alpha,
-                beta,
-                0,
-                tables.half_points,
-                tables.params,
-                table,
-                epoch,
-                frames,
-                moves,
-                move_keys,
-                node_keys,
-                node_hashes,
-                relevant,
-                counters,
-            )
-        )
-        if value == _STOPPED:
-            raise SearchStopped(
-                f"the search stopped after {max_nodes:,} positions without the exact value"
-            )
-        return value
-
+    counters = np.zeros(_N_COUNTERS, dtype=np.int64)
+    counters[_NODE_LIMIT] = node_limit
     # The attack takes at least nothing and at most every card still in play.
     in_play = [int(card) for card in position.path[: position.trick_len]]
     for lo, hi in zip(position.hands_lo, position.hands_hi, strict=True):
         in_play += cards.from_mask(int(lo), int(hi))
-    value = _bisect(search, 0, int(tables.half_points[in_play].sum()))
+    bounds = [0, int(tables.half_points[in_play].sum())]
+    deadline = None if seconds is None else time.monotonic() + seconds
+
+    def stop(reason: str) -> SearchStopped:
+        return SearchStopped(reason, bounds[0] / 2, bounds[1] / 2, int(counters[_NODES]))
+
+    def search(root_card: int, alpha: int, beta: int, at: _Position = position) -> int:
+        counters[_RESUME] = 0
+        while True:
+            counters[_PAUSE_AT] = counters[_NODES] + SLICE_NODES
+            value = int(
+                _search(
+                    at.hands_lo,
+                    at.hands_hi,
+                    at.path,
+                    at.trick_len,
+                    at.leader,
+                    at.attack_mask,
+                    players,
+                    root_card,
+                    alpha,
+                    beta,
+                    0,
+                    tables.half_points,
+                    tables.params,
+                    table,
+                    epoch,
+                    frames,
+                    moves,
+                    move_keys,
+                    node_keys,
+                    node_hashes,
+                    relevant,
+                    counters,
+                )
+            )
+            if value == _STOPPED:
+                raise stop(f"the search stopped after {node_limit:,} positions")
+            if value != _PAUSED:
+                return value
+            if deadline is not None and time.monotonic() >= deadline:
+                raise stop(f"the search stopped at its time limit of {seconds:g} s")
+            if progress is not None:
+                progress(SolveProgress(bounds[0] / 2, bounds[1] / 2, int(counters[_NODES])))
+
+    try:
+        return _solution(rules, position, search, bounds, in_play, counters)
+    except KeyboardInterrupt:
+        raise SearchInterrupted(bounds[0] / 2, bounds[1] / 2, int(counters[_NODES])) from None
+
+
+def _solution(
+    rules: Rules,
+    position: _Position,
+    search: Callable[..., int],
+    bounds: list[int],
+    in_play: list[int],
+    counters: npt.NDArray[np.int64],
+) -> Solution:
+    """The value, the best cards and the Petit au bout of ``position`` by ``search``."""
+    tables = engine_rules(rules)
+    value = _bisect(search, bounds)
     seat = position.to_play
     hand = cards.from_mask(int(position.hands_lo[seat]), int(position.hands_hi[seat]))
     candidates = legal_plays(rules, hand, list(position.path[: position.trick_len]))
@@ -1533,7 +1685,8 @@ def _principal_petit_au_bout(
         hands_hi=position.hands_hi.copy(),
         path=position.path.copy(),
     )
-    half_points = engine_rules(rules).half_points
+    tables = engine_rules(rules)
+    half_points = tables.half_points
     trick = [int(card) for card in at.path[: at.trick_len]]
     remaining = value
     while True:
@@ -1567,6 +1720,7 @@ def _principal_petit_au_bout(
                 winner,
                 at.attack_mask,
                 half_points,
+                tables.params,
             )
         )
         at.leader = winner
@@ -1583,7 +1737,13 @@ def trick_winner(trick: Sequence[int]) -> int:
     """
     if not trick:
         raise TarotInputError("an empty trick has no winner")
-    path = np.asarray(trick, dtype=np.int64)
+    played = [_card_of(card, f"trick card {k + 1}") for k, card in enumerate(trick)]
+    if len(played) > MAX_SEATS or len(set(played)) < len(played):
+        raise TarotInputError(
+            f"a trick holds different cards, one per seat (at most {MAX_SEATS}), got "
+            f"{' '.join(cards.card_name(card) for card in played)}"
+        )
+    path = np.asarray(played, dtype=np.int64)
     return int(_winner_offset_py(path, len(trick)))
 
 
@@ -1595,7 +1755,7 @@ def _winner_offset_py(path: Any, count: int) -> int:
 
 @njit(**KERNEL)
 def _trick_half_points_py(
-    trick: Any, players: int, leader: int, winner: int, attack_mask: int, half_points: Any
+    trick: Any, players: int, leader: int, winner: int, attack_mask: int, half_points: Any, p: Any
 ) -> int:
     """:func:`_trick_half_points` of a trick before the last, for Python callers."""
-    return _trick_half_points(trick, 0, players, leader, winner, attack_mask, False, half_points)
+    return _trick_half_points(trick, 0, players, leader, winner, attack_mask, False, half_points, p)

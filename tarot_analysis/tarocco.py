@@ -15,7 +15,8 @@ among it at the table (:func:`tarot_analysis.table.play_tarocco`).
 >>> float(result.matches()[["score_0", "score_1", "score_2"]].sum(axis=1).abs().max())
 0.0
 
-Conventions, and how the rules were read where seed 003 leaves room (docs/rules.md#tarocco):
+Conventions, and how the rules were read where the Russian-language dictionary entry leaves
+room (docs/rules.md#tarocco):
 
 - **Seats and dealers.** Seats are numbered in the order of play (counter-clockwise), and a
   seat is one player for a whole run: his hand is the deal's row of that seat and his bot is

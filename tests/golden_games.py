@@ -2,7 +2,10 @@
 
 The fingerprints in ``tests/data/golden_games.json`` were taken from the engine that played
 every deal in one compiled function, before the game became a state that steps one decision
-at a time; ``tests/test_state.py`` plays the same runs through the state and compares.
+at a time; ``tests/test_state.py`` plays the same runs through the state and compares. They
+were taken again when the Excuse played to the last trick came to change sides
+(docs/rules.md#the-excuse): the six runs whose deals held such an Excuse, its side winning
+that trick, changed in those deals' raw outcomes and nowhere else.
 Run this file to print the fingerprints of the current engine::
 
     python -m tests.golden_games > tests/data/golden_games.json

@@ -29,6 +29,7 @@ __all__ = [
     "allowed_second_calls",
     "card_half_points",
     "ecart_allowance",
+    "excuse_at_last_trick_to_attack",
     "is_legal_ecart",
     "is_suit_card",
     "is_trump",
@@ -126,8 +127,9 @@ def legal_cards(
 
     docs/rules.md#play: follow the suit led; void in it, trump (over the highest trump in the
     trick if able, when ``rules.must_overtrump_when_void``); no trump either, any card. On a trump
-    lead, a higher trump if able (when ``rules.must_overtrump_on_trump_lead``), else any trump,
-    else any card. The Excuse may always be played instead.
+    lead, a higher trump if able (when ``rules.must_overtrump_on_trump_lead``), else any trump
+    (or, when ``rules.trump_lead_unable_to_beat`` is ``"any_card"``, any card), else any card.
+    The Excuse may always be played instead.
 
     ``first_trick``, ``called_cards`` and ``trumps_broken`` matter only to a leader: see
     :func:`legal_leads`.
@@ -158,6 +160,9 @@ def legal_cards(
             higher = {card for card in trumps if card > highest_trump_played}
             if higher:
                 return higher | excuse
+            if rules.trump_lead_unable_to_beat == "any_card":
+                # docs/rules.md#tarocco: "if this is impossible, any card may be played".
+                return set(hand)
         return trumps | excuse
 
     following = cards_of_suit(hand, suit_of(led))
@@ -380,14 +385,29 @@ def allowed_first_calls(hand: set[int], rules: Rules) -> set[int]:
 def allowed_second_calls(hand: set[int], first: int) -> set[int]:
     """The cards a six-player taker may call beside ``first``
     (docs/rules.md#calling-a-partner-five-and-six-players): a queen, never the first card
-    again; holding all four queens, any other non-trump card not already called.
+    again; holding all four queens, one of its own queens or any other suit card not already
+    called.
 
-    Reading (second_call_any_other): "any other non-trump card" is a suit card that is neither
-    a queen (the taker holds them all) nor a king ("never two kings").
+    Reading (second_call_any_other): "any other card" is a suit card, never a king ("calling
+    another king is forbidden").
     """
     if QUEENS <= hand:
-        return set(SUIT_CARDS - KINGS - QUEENS - {first})
+        return set(SUIT_CARDS - KINGS - {first})
     return set(QUEENS - {first})
+
+
+def excuse_at_last_trick_to_attack(
+    owner_in_attack: bool, winner_in_attack: bool, rules: Rules
+) -> bool:
+    """Whether the attack takes the Excuse played to the last trick outside a chelem
+    (docs/rules.md#the-excuse): it changes sides, going to the opponents of the side that
+    played it whoever wins the trick (FFT, the Russian-language rule text), or, under
+    ``rules.excuse_last_trick == "trick_winner"`` (the Russian-language text for four players),
+    it goes with the trick.
+    """
+    if rules.excuse_last_trick == "changes_sides":
+        return not owner_in_attack
+    return winner_in_attack
 
 
 # --------------------------------------------------------------------------------------------
@@ -434,11 +454,13 @@ READINGS: dict[str, str] = {
         "(docs/rules.md#legacy-5)."
     ),
     "second_call_any_other": (
-        "Six players holding all four queens: the second call is a suit card that is neither a "
-        "king nor a queen (docs/rules.md#calling-a-partner-five-and-six-players)."
+        "Six players holding all four queens: the second call is one of the taker's own queens "
+        "or any other suit card not called already, never a king "
+        "(docs/rules.md#calling-a-partner-five-and-six-players)."
     ),
     "partner_with_both_calls": (
-        "A six-player partner holding both called cards takes both shares, 1/3 + 1/6 "
+        "A six-player partner holding both called cards takes the share "
+        "shares.both_calls_one_partner names: the king's, 1/3, in the presets "
         "(docs/rules.md#the-score)."
     ),
 }
@@ -553,8 +575,15 @@ def score_deal(
         scores[taker] += attack_total
     else:
         # Reading: partner_with_both_calls.
+        fractions = list(rules.shares.partner_fractions)
+        if len(partners) == 2 and partners[0] is not None and partners[0] == partners[1]:
+            both = rules.shares.both_calls_one_partner
+            if both == "first_share":
+                fractions[1] = Fraction(0)
+            elif both == "second_share":
+                fractions[0] = Fraction(0)
         rest = attack_total
-        for fraction, seat in zip(rules.shares.partner_fractions, partners, strict=False):
+        for fraction, seat in zip(fractions, partners, strict=False):
             if seat is not None:
                 scores[seat] += attack_total * fraction
                 rest -= attack_total * fraction

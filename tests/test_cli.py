@@ -320,3 +320,47 @@ def test_a_run_too_large_for_the_memory_is_refused_up_front(
 
     with pytest.raises(TarotInputError, match=f"at most {fit:,} deals fit"):
         check_memory("play", fit + 1, "--no-rows", available=available)
+
+
+# --- files that are no rules file, runs too small to fit ---------------------------------------
+
+
+def test_a_rules_file_that_is_a_device_a_pipe_or_too_large_is_refused_in_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import os
+
+    extends_zero = tmp_path / "zero.toml"
+    extends_zero.write_text('extends = "/dev/zero"\n')
+    large = tmp_path / "large.toml"
+    large.write_text("# a comment\n" * 100_000)  # 1.2 MB of valid TOML
+    pipe = tmp_path / "pipe.toml"
+    os.mkfifo(pipe)  # opening it for reading would wait for a writer
+    cases = [
+        ("/dev/zero", "rules file /dev/zero: not a regular file"),
+        (str(extends_zero), "rules file /dev/zero: not a regular file"),
+        (str(large), f"rules file {large}: larger than 1 MiB"),
+        (str(pipe), f"rules file {pipe}: not a regular file"),
+    ]
+    for name, message in cases:
+        status, out, err = run(capsys, "rules", "show", name)
+        assert status == EXIT_USAGE and out == ""
+        assert_one_line_error(err, message)
+    status, _, err = run(capsys, "play", "--rules", str(extends_zero), "--deals", "10")
+    assert status == EXIT_USAGE
+    assert_one_line_error(err, "rules file /dev/zero: not a regular file")
+
+
+def test_a_report_of_too_few_deals_to_fit_is_refused_before_any_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    from tarot_analysis.guidance import MIN_FIT_DEALS
+
+    for deals in (1, MIN_FIT_DEALS - 1):
+        status, out, err = run(
+            capsys, "report", "--deals", str(deals), "--out", str(tmp_path / "reports"),
+            "--data", str(tmp_path / "data"), "--no-progress",
+        )  # fmt: skip
+        assert status == EXIT_USAGE and out == ""
+        assert_one_line_error(err, f"a report needs at least {MIN_FIT_DEALS:,} deals")
+    assert not (tmp_path / "data").exists() or not any((tmp_path / "data").iterdir())

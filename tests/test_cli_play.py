@@ -193,6 +193,28 @@ def test_hand_gives_every_contract_a_bid_and_evaluations(
     assert "Odds of" in out and "partner" in out
 
 
+def test_hand_says_whose_bid_the_count_gives(capsys: pytest.CaptureFixture[str]) -> None:
+    """The count's bid is named as the published thresholds' bid, apart from the bid the deals
+    recommend."""
+    from tarot_analysis.cards import Hand
+    from tarot_analysis.evaluators import bid_names, chavey, chavey_bid, chavey_sum
+    from tarot_analysis.plots import contract_label
+
+    hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    lo, hi = Hand.parse(hand).mask
+    count, dealt = int(chavey(lo, hi)), int(chavey(lo, hi, with_distribution=True))
+    published = contract_label(str(bid_names(chavey_bid(count, dealt))))
+    code, out, _ = run(capsys, "hand", hand, "--rules", "fft-4", "--deals", "300")
+    assert code == 0
+    evaluations = next(line for line in out.splitlines() if line.startswith("Evaluations:"))
+    assert f"Chavey {count} (with distribution {dealt}; published thresholds: {published})" in (
+        evaluations
+    )
+    assert "→" not in evaluations
+    assert f"Chavey's count, part by part: {chavey_sum(Hand.parse(hand))}" in out
+    assert "Recommended bid:" in out
+
+
 def test_hand_names_a_bad_card(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "hand", "21 19 ZZ", "--rules", "fft-4")
     assert code == 2 and "ZZ" in err and len(err.strip().splitlines()) == 1

@@ -36,3 +36,37 @@ def test_the_search_bot_example_of_the_bots_docs_runs() -> None:
     first, card = printed.getvalue().strip().splitlines()
     assert first == "True False"  # its own hand kept, another dealt again
     assert 0 <= int(card) < 78
+
+
+def test_the_worked_chavey_count_of_the_docs_is_the_codes() -> None:
+    from tarot_analysis.cards import Hand
+    from tarot_analysis.evaluators import (
+        CHAVEY_THRESHOLDS,
+        bid_names,
+        chavey,
+        chavey_bid,
+        chavey_sum,
+    )
+    from tarot_analysis.plots import contract_label
+
+    prise, garde, garde_sans, garde_contre = CHAVEY_THRESHOLDS
+    for page in (DOCS.parent / "README.md", DOCS / "guidance.md"):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        found = re.search(r"`([^`]+)` counts (the 21: .*? = \d+), a (\w+) by Chavey", text)
+        assert found, page
+        hand = Hand.parse(found[1])
+        assert found[2] == chavey_sum(hand), page
+        lo, hi = hand.mask
+        bid = chavey_bid(chavey(lo, hi), chavey(lo, hi, with_distribution=True))
+        assert found[3] == contract_label(str(bid_names(bid))), page
+        assert (
+            f"Chavey bids a Prise from {prise}, a Garde from {garde}, a Garde sans from "
+            f"{garde_sans} and a Garde contre from {garde_contre}"
+        ) in text, page
+        assert f'tarot-analysis hand "{found[1]}"' in text, page
+
+
+def test_the_readme_says_where_the_command_is_after_make() -> None:
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    introduction = readme[: readme.index("## The main job")]
+    assert "After `make`, the toolkit's command is **`.venv/bin/tarot-analysis`**" in introduction

@@ -135,6 +135,12 @@ def referee(result: PlayResult, deal: int, scored: pd.DataFrame | None = None) -
             (pile_attack if owner in attack else pile_defence).append(cards.EXCUSE)
             if (owner in attack) != side:
                 excuse_debtor = owner in attack
+        elif cards.EXCUSE in trick and not chelem_excuse:
+            # docs/rules.md#the-excuse: at the last trick it changes sides, or goes with the trick.
+            owner = (leader + trick.index(cards.EXCUSE)) % players
+            taken.remove(cards.EXCUSE)
+            to_attack = ref.excuse_at_last_trick_to_attack(owner in attack, side, rules)
+            (pile_attack if to_attack else pile_defence).append(cards.EXCUSE)
         (pile_attack if side else pile_defence).extend(taken)
         leader = winner
     assert all(not hand for hand in hands)

@@ -7,8 +7,10 @@ import pytest
 from pettingzoo.test import api_test
 
 from tarot_analysis.engine import state as S
-from tarot_analysis.env import env, observation_size
-from tarot_analysis.rules import list_presets
+from tarot_analysis.engine.outcome import N_OUTCOME, OUTCOME_COLUMNS
+from tarot_analysis.engine.scoring import score_outcomes
+from tarot_analysis.env import env, illegal_action_reward, largest_loss, observation_size
+from tarot_analysis.rules import Rules, list_presets, load_rules
 
 # PettingZoo suggests a Box observation; ours is the usual dict of observation and mask.
 pytestmark = pytest.mark.filterwarnings("ignore:Observation:UserWarning")
@@ -54,3 +56,99 @@ def test_the_environment_is_reproducible_from_its_seed() -> None:
 
     assert first_hand(5) == first_hand(5)
     assert first_hand(5) != first_hand(6)
+
+
+def _worst_deal_for_the_taker(rules: Rules) -> float:
+    """The taker's score in the worst deal: alone, at the highest contract, no point and no
+    bout, the Petit au bout and a chelem to the defence after announcing one, and every seat
+    showing a triple poignée."""
+    played = {
+        "redeal": 0, "taker": 0, "contract": len(rules.contracts) - 1, "attack_half_points": 0,
+        "attack_bouts": 0, "attack_tricks": 0, "defence_tricks": rules.hand_size,
+        "petit_au_bout": 0, "petit_au_bout_seat": 1, "petit_wins_last_trick": 1,
+        "chelem_announced": 1, "dog_half_points": 0, "ecart_half_points": 0,
+    }  # fmt: skip
+    row = np.full(N_OUTCOME, -1, dtype=np.int32)
+    for name, value in played.items():
+        row[OUTCOME_COLUMNS.index(name)] = value
+    poignees = np.full((1, rules.players), 3, dtype=np.int8)
+    table = score_outcomes(row[None, :], poignees, rules)
+    return float(table.loc[0, [f"score_{seat}" for seat in range(rules.players)]].min())
+
+
+@pytest.mark.parametrize("preset", [name for name in list_presets() if name != "tarocco"])
+def test_an_illegal_action_costs_more_than_the_worst_deal(preset: str) -> None:
+    rules = load_rules(preset)
+    worst = _worst_deal_for_the_taker(rules)
+    assert worst < -1_000  # hundreds of points lost: a penalty of −1 would pay
+    assert -largest_loss(rules) <= worst
+    environment = env(rules=preset)
+    environment.reset(seed=1)
+    agent = environment.agent_selection
+    illegal = int(np.flatnonzero(environment.observe(agent)["action_mask"] == 0)[0])
+    environment.step(illegal)
+    assert environment.terminations[agent]
+    assert environment.rewards[agent] == illegal_action_reward(rules) < worst
+
+
+def test_an_illegal_action_in_tarocco_costs_more_than_any_count() -> None:
+    rules = load_rules("tarocco")
+    environment = env(rules="tarocco")
+    environment.reset(seed=1)
+    agent = environment.agent_selection
+    illegal = int(np.flatnonzero(environment.observe(agent)["action_mask"] == 0)[0])
+    environment.step(illegal)
+    # A count holds at most the pack's points and the premiums.
+    assert environment.rewards[agent] == illegal_action_reward(rules) < -rules.card_points.total
+
+
+def test_render_without_a_mode_says_how_to_get_one() -> None:
+    environment = env(rules="fft-4")
+    environment.reset(seed=1)
+    with pytest.warns(UserWarning, match='render_mode="ansi"'):
+        assert environment.render() is None
+
+
+def test_render_shows_the_seats_yet_to_bid() -> None:
+    environment = env(rules="fft-4", render_mode="ansi")
+    environment.reset(seed=1)
+    assert environment.agent_selection == "player_0"
+    environment.step(S.BID_0)  # a Prise
+    text = environment.render()
+    assert "Bids: seat 0 prise, seat 1 not yet bid, seat 2 not yet bid, seat 3 not yet bid" in (
+        text
+    )
+    environment.step(S.PASS)
+    assert "seat 0 prise, seat 1 pass, seat 2 not yet bid" in environment.render()
+    # Each agent's observation tells the seats yet to speak from those that passed.
+    seen = environment.unwrapped.state.observation(2)
+    assert seen.bids == (0, -1, -2, -2)
+
+
+def test_the_bare_environment_says_what_is_wrong() -> None:
+    """raw_env without PettingZoo's wrappers: a step before reset, a None for an agent to
+    act, a word for an action and a step after every agent is done each raise
+    TarotInputError with a message."""
+    from tarot_analysis.env import raw_env
+    from tarot_analysis.errors import TarotInputError
+
+    bare = raw_env("fft-4")
+    with pytest.raises(TarotInputError, match=r"no deal yet: call reset\(\) before step"):
+        bare.step(0)
+    bare.reset(seed=2)
+    with pytest.raises(TarotInputError, match="player_0 is to act, not done"):
+        bare.step(None)
+    with pytest.raises(TarotInputError, match="an action is a number from 0 to 92"):
+        bare.step("garde")  # type: ignore[arg-type]
+    with pytest.raises(TarotInputError, match="100 is not an action"):
+        bare.step(100)
+    while bare.agents:
+        agent = bare.agent_selection
+        if bare.terminations[agent]:
+            bare.step(None)
+        else:
+            bare.step(np.array(int(np.flatnonzero(bare.observe(agent)["action_mask"])[0])))
+    with pytest.raises(TarotInputError, match="every agent is done: call reset"):
+        bare.step(None)
+    with pytest.raises(TarotInputError, match="every agent is done: call reset"):
+        bare.step(0)

@@ -13,12 +13,16 @@ from tarot_analysis import evaluators
 from tarot_analysis.cli import main
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.guidance import (
+    MIN_FIT_DEALS,
     auc,
+    can_fit,
     compare_evaluators,
     fit_logistic,
     guidance_tables,
     run_guidance,
     table_by,
+    threshold_loss,
+    thresholds,
 )
 from tarot_analysis.rules import load_rules
 from tarot_analysis.stats import Z_95
@@ -408,3 +412,94 @@ def test_the_last_seat_is_advised_on_the_deals_everyone_before_passed(tmp_path: 
     assert {"first_best", "first_pass_played_best", "last_best", "last_tie"} <= set(side_by_side)
     with pytest.raises(TarotInputError, match="seat 0"):
         run_guidance(rules, 10, tmp_path / "middle", seat=1)
+
+
+@pytest.mark.parametrize("deals", [1, 10])
+def test_too_few_deals_give_the_tables_without_fitting_and_say_so(
+    deals: int, tmp_path: Path, capsys: pytest.CaptureFixture[str], recwarn: pytest.WarningsRecorder
+) -> None:
+    """Below MIN_FIT_DEALS the thresholds, their losses and the model are left out, in one line
+    of the summary; nothing is fitted, so nothing warns."""
+    argv = ["guidance", "--deals", str(deals), "--bots", "random", "--no-progress",
+            "--data", str(tmp_path / "run"), "--tables", str(tmp_path / "tables")]  # fmt: skip
+    assert main(argv) == 0
+    out, err = capsys.readouterr()
+    said = [line for line in out.splitlines() if "not fitted" in line]
+    assert said == [
+        f"Thresholds and success model not fitted: {deals} deals played, fewer than the "
+        f"{MIN_FIT_DEALS:,} they need."
+    ]
+    assert err == "" and not [str(w.message) for w in recwarn]
+    assert (tmp_path / "tables" / "by_chavey.csv").exists()
+    assert not (tmp_path / "tables" / "thresholds.csv").exists()
+    assert main([*argv, "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["fitted"] is False and printed["played"] == deals
+    assert printed["thresholds"] is None and printed["model_comparison"] is None
+
+
+def test_the_fitted_parts_refuse_too_few_deals(tmp_path: Path) -> None:
+    few = run_guidance(load_rules("fft-4"), 10, tmp_path / "few", bots="random", seed=1)
+    assert not can_fit(few)
+    tables = guidance_tables(few)
+    assert "by_chavey" in tables and "thresholds" not in tables
+    for fitted in (thresholds, threshold_loss, compare_evaluators):
+        with pytest.raises(TarotInputError, match=f"fewer than the {MIN_FIT_DEALS:,}"):
+            fitted(few)
+
+
+def test_a_run_of_enough_deals_fits(data) -> None:  # type: ignore[no-untyped-def]
+    assert data.played_deals >= MIN_FIT_DEALS and can_fit(data)
+
+
+def test_ctrl_c_stops_a_guidance_run_keeping_its_finished_chunks(tmp_path: Path) -> None:
+    """SIGINT once chunks are being played: the command ends at once, exit 130, with one line
+    that names the folder of the chunks kept, without waiting for the chunks under way."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    folder = tmp_path / "run"
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tarot_analysis.cli",
+            "guidance",
+            "--deals",
+            "400000",
+            "--chunk-size",
+            "500",
+            "--bots",
+            "random",
+            "--data",
+            str(folder),
+            "--tables",
+            str(tmp_path / "tables"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=Path(__file__).resolve().parents[1],
+        # Python turns SIGINT into KeyboardInterrupt only where it is not ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stderr is not None
+    shown = b""
+    try:
+        while not any(folder.glob("chunk-*.parquet")):  # a chunk finished: the run is under way
+            chunk = os.read(child.stderr.fileno(), 4096)
+            assert chunk, f"the run ended before its first chunk: {shown!r}"
+            shown += chunk
+        child.send_signal(signal.SIGINT)
+        out, rest = child.communicate(timeout=120)
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == 130
+    last = (shown + rest).decode().replace("\r", "\n").strip().splitlines()[-1]
+    assert last == (
+        f"tarot-analysis: interrupted: the chunks finished so far are kept in {folder}; the "
+        "same command goes on"
+    )
+    assert out == b"" and b"Traceback" not in shown + rest

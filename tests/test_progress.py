@@ -3,18 +3,28 @@ engine's compilation is said, nothing is printed without progress, and the silen
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
-import time
+import threading
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 from numba.core import event
 
 from tarot_analysis import progress
 from tarot_analysis.cli import main
-from tarot_analysis.progress import COMPILING, COMPILING_NOTICE, PLAYING, SCORING, bar, step
+from tarot_analysis.progress import (
+    COMPILING,
+    COMPILING_NOTICE,
+    PLAYING,
+    SCORING,
+    TICK_SECONDS,
+    bar,
+    step,
+)
 
 SILENCES = Path(__file__).parent.parent / "benchmarks" / "silences.py"
 
@@ -24,7 +34,66 @@ def _lines(err: str) -> list[str]:
     return [line.strip() for line in err.replace("\r", "\n").splitlines() if line.strip()]
 
 
-def test_a_bar_names_its_phase_then_what_it_works_on(capsys: pytest.CaptureFixture[str]) -> None:
+class Clock:
+    """Time that moves only when a test says so: ``advance`` moves it, ``tick`` moves it one
+    redraw on and returns once every open display has redrawn. Displays read it instead of
+    the wall clock, and their redraw threads wait for its ticks instead of sleeping."""
+
+    def __init__(self) -> None:
+        self.now = 1_000.0
+        self._lock = threading.Condition()
+        self._ticks = 0  # ticks given so far
+        self._seen: dict[int, int] = {}  # redraw thread → the ticks it has redrawn for
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+    def wait_for_tick(self, stop: threading.Event) -> bool:
+        """The redraw threads' wait: until the next tick, or until their display closes."""
+        me = threading.get_ident()
+        with self._lock:
+            self._seen[me] = self._ticks
+            self._lock.notify_all()
+            # A display that closes sets ``stop`` without a word to this lock: look again often.
+            while self._ticks == self._seen[me] and not stop.is_set():
+                self._lock.wait(0.01)
+            if stop.is_set():
+                del self._seen[me]
+                return True
+            self._seen[me] = -1  # redrawing
+            return False
+
+    def tick(self) -> None:
+        self.advance(TICK_SECONDS)
+        with self._lock:
+            self._ticks += 1
+            self._lock.notify_all()
+            # Back to waiting: every display has redrawn with the new time.
+            self._lock.wait_for(lambda: all(seen == self._ticks for seen in self._seen.values()))
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
+    manual = Clock()
+    monkeypatch.setattr(progress, "_now", manual)
+    monkeypatch.setattr(progress, "_wait_for_tick", manual.wait_for_tick)
+    return manual
+
+
+def _wait_for_display(clock: Clock, threads: int = 1) -> None:
+    """Until ``threads`` redraw threads wait for a tick (each display starts one)."""
+    with clock._lock:
+        clock._lock.wait_for(
+            lambda: sum(seen == clock._ticks for seen in clock._seen.values()) >= threads
+        )
+
+
+def test_a_bar_names_its_phase_then_what_it_works_on(
+    capsys: pytest.CaptureFixture[str], clock: Clock
+) -> None:
     with bar(PLAYING, 10, detail="fft-4") as shown:
         shown.update(10)
     lines = _lines(capsys.readouterr().err)
@@ -33,26 +102,33 @@ def test_a_bar_names_its_phase_then_what_it_works_on(capsys: pytest.CaptureFixtu
 
 
 def test_a_waiting_bar_redraws_its_clock_every_second(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], clock: Clock
 ) -> None:
     with bar(PLAYING, 10, detail="fft-4"):
-        time.sleep(2.5)
+        _wait_for_display(clock)
+        for _ in range(2):
+            clock.tick()
+        clock.advance(0.5)
     lines = _lines(capsys.readouterr().err)
     assert any("[00:01<" in line for line in lines), lines
     assert any("[00:02<" in line for line in lines), lines
 
 
-def test_a_step_prints_its_start_its_clock_and_its_end(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_step_prints_its_start_its_clock_and_its_end(
+    capsys: pytest.CaptureFixture[str], clock: Clock
+) -> None:
     with step(SCORING, detail="fft-4 seat 0") as shown:
-        time.sleep(1.5)
+        _wait_for_display(clock)
+        clock.tick()
+        clock.advance(0.5)
         shown.set_postfix_str("thresholds")
-        time.sleep(1.2)
+        clock.tick()
+        clock.advance(0.2)
     lines = _lines(capsys.readouterr().err)
     assert lines[0] == "scoring · fft-4 seat 0: 00:00 so far"
     assert "scoring · fft-4 seat 0: 00:01 so far" in lines
     assert "scoring · fft-4 seat 0: 00:02 so far, thresholds" in lines
-    assert lines[-1].startswith("scoring · fft-4 seat 0: done in 2.")
-    assert lines[-1].endswith(" s")
+    assert lines[-1] == "scoring · fft-4 seat 0: done in 2.7 s"
 
 
 def test_a_step_that_fails_does_not_say_done(capsys: pytest.CaptureFixture[str]) -> None:
@@ -62,15 +138,17 @@ def test_a_step_that_fails_does_not_say_done(capsys: pytest.CaptureFixture[str])
     assert "scoring · fft-4" in err and "done" not in err
 
 
-def test_nothing_is_printed_when_disabled(capsys: pytest.CaptureFixture[str]) -> None:
+def test_nothing_is_printed_when_disabled(capsys: pytest.CaptureFixture[str], clock: Clock) -> None:
     with bar(PLAYING, 10, detail="fft-4", enabled=False) as shown:
         shown.update(5)
         shown.set_postfix_str("more")
         with event.trigger_event("numba:compile", data={}):
-            time.sleep(1.2)
+            clock.advance(1.2)
+            shown.refresh()
     with step(SCORING, False, detail="fft-4") as shown:
         shown.set_postfix_str("thresholds")
-        time.sleep(1.2)
+        clock.advance(1.2)
+        shown.refresh()
     assert capsys.readouterr().err == ""
 
 
@@ -82,16 +160,19 @@ def fresh_compilation(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.mark.usefixtures("fresh_compilation")
 def test_compiling_is_said_once_and_shown_while_it_lasts(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], clock: Clock
 ) -> None:
     with bar(PLAYING, 2, detail="fft-4") as shown:
+        _wait_for_display(clock)
         assert COMPILING not in str(shown)
         # numba announces each compilation; a kernel compiles the kernels it calls inside.
         with event.trigger_event("numba:compile", data={}):
             with event.trigger_event("numba:compile", data={}):
                 pass
-            time.sleep(2.2)
+            clock.tick()  # redrawn while compiling
+            clock.advance(1.2)
             assert f"{COMPILING} (00:02)" in str(shown)
+        clock.advance(30)  # time after the compilation does not count
         assert COMPILING not in str(shown)
         shown.update(1)
         with event.trigger_event("numba:compile", data={}):
@@ -101,6 +182,11 @@ def test_compiling_is_said_once_and_shown_while_it_lasts(
     assert err.count(COMPILING_NOTICE) == 1
     assert err.index(COMPILING_NOTICE) < err.index("1/2")
     assert any(f"{COMPILING} (00:01)" in line for line in _lines(err))
+
+
+def test_the_compiling_notice_says_what_its_time_depends_on() -> None:
+    assert "idle cores" in COMPILING_NOTICE and "busy" in COMPILING_NOTICE
+    assert "2 to 3 minutes" not in COMPILING_NOTICE
 
 
 @pytest.mark.usefixtures("fresh_compilation")
@@ -183,32 +269,51 @@ def test_no_progress_prints_nothing(
         assert capsys.readouterr().err == "", argv
 
 
-def _silences(*command: str) -> dict[str, object]:
+def _silence_meter() -> ModuleType:
+    """``benchmarks/silences.py``, loaded as a module."""
+    name = "benchmarks_silences"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, SILENCES)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # its dataclass looks its module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_silence_meter_finds_the_longest_gap_and_what_came_before() -> None:
+    meter = _silence_meter()
+    chunks = [(0.5, b"1\n"), (2.75, b"2\n"), (3.0, b"3\n")]
+    found = meter.silences(chunks, 3.25)
+    assert [silence.seconds for silence in found] == [2.25, 0.5, 0.25, 0.25]
+    longest = found[0]
+    assert (longest.start, longest.end, longest.before) == (0.5, 2.75, "1")
+    assert found[1].before == ""  # from the start to the first output
+
+
+def test_the_silence_meter_counts_redraws_on_one_line() -> None:
+    # A display redrawn on one line (``\r``, no newline) every 0.2 s is never silent long, and
+    # what it showed last is the text after the last ``\r``.
+    meter = _silence_meter()
+    chunks = [(0.2 * (i + 1), f"\rstep {i}".encode()) for i in range(10)]
+    found = meter.silences(chunks, 2.1)
+    assert max(silence.seconds for silence in found) < 0.21
+    assert sorted(silence.before for silence in found) == ["", *(f"step {i}" for i in range(10))]
+    assert meter.last_line(b"\rstep 8\rstep 9") == "step 9"
+
+
+def test_the_silence_meter_reads_a_command_to_its_end() -> None:
+    # Every byte the command prints on either stream, its exit status; times only ever grow.
+    code = "import sys; print(1, flush=True); print(2, file=sys.stderr); sys.exit(3)"
     result = subprocess.run(
-        [sys.executable, str(SILENCES), "--json", "--", *command],
-        capture_output=True, text=True, check=True, timeout=60,
+        [sys.executable, str(SILENCES), "--json", "--", sys.executable, "-c", code],
+        capture_output=True, text=True, check=False,
     )  # fmt: skip
-    found: dict[str, object] = json.loads(result.stdout)
-    return found
-
-
-def test_the_silence_meter_finds_a_planted_silence() -> None:
-    code = "import time; print(1, flush=True); time.sleep(2); print(2)"
-    found = _silences(sys.executable, "-c", code)
-    assert found["exit_status"] == 0
-    assert 1.9 <= float(found["longest_silence_s"]) <= 2.6  # type: ignore[arg-type]
-    longest = found["longest_silences"][0]  # type: ignore[index]
-    assert longest["after"] == "1"
-
-
-def test_the_silence_meter_counts_redraws_on_standard_error() -> None:
-    # A display redrawn on one line (``\r``, no newline) every 0.2 s for 2 s is never silent.
-    code = (
-        "import sys, time\n"
-        "for i in range(10):\n"
-        "    sys.stderr.write(f'\\rstep {i}'); sys.stderr.flush(); time.sleep(0.2)\n"
-    )
-    found = _silences(sys.executable, "-c", code)
-    assert float(found["seconds"]) >= 2.0  # type: ignore[arg-type]
-    assert float(found["longest_silence_s"]) < 1.0  # type: ignore[arg-type]
-    assert int(found["chunks"]) >= 5  # type: ignore[call-overload]
+    assert result.returncode == 1, result.stderr
+    found = json.loads(result.stdout)
+    assert found["exit_status"] == 3
+    assert found["bytes"] == 4 and 1 <= found["chunks"] <= 4  # however the pipes split them
+    assert all(0 <= silence["start_s"] <= silence["end_s"] <= found["seconds"]
+               for silence in found["longest_silences"])  # fmt: skip
+    assert found["longest_silence_s"] == max(s["seconds"] for s in found["longest_silences"])

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from tarot_analysis.cards import EXCUSE, parse_card, parse_cards
 from tarot_analysis.rules import Rules, list_presets, load_rules
 from tests.reference_play import (
+    excuse_at_last_trick_to_attack,
     is_legal_ecart,
     legal_cards,
     legal_ecart,
@@ -26,6 +27,7 @@ FFT_5 = load_rules("fft-5")
 SIX = load_rules("six-king-queen")
 TRUMPS_BROKEN_4 = load_rules("trumps-broken-4")
 TAROCCO = load_rules("tarocco")
+LEGACY_4 = load_rules("legacy-4")
 
 
 def hand(text: str) -> set[int]:
@@ -397,3 +399,28 @@ def test_some_card_of_the_hand_is_always_legal(
     assert legal <= held
     if trick_so_far:
         assert 0 <= trick_winner(trick_so_far) < len(trick_so_far)
+
+
+# --------------------------------------------------------------------------------------------
+# The older rules' écart, the Excuse at the last trick (docs/rules.md#legacy-4, #the-excuse)
+# --------------------------------------------------------------------------------------------
+
+
+def test_legacy_ecart_kings_trumps_and_the_excuse_only_when_nothing_else_can_go() -> None:
+    with_dog = hand("KS KH KD KC E 21 1 20 19 18 17 16 15 14 13 12 11 10 2S 3S 4S 5S 9 8")
+    assert is_legal_ecart(with_dog, hand("2S 3S 4S 5S KS E"), LEGACY_4)
+    assert is_legal_ecart(with_dog, hand("2S 3S 4S 5S 1 21"), LEGACY_4)
+    assert not is_legal_ecart(with_dog, hand("2S 3S 4S KS KH E"), LEGACY_4)  # 5S kept
+    assert not is_legal_ecart(with_dog, hand("2S 3S 4S 5S KS E"), FFT_4)
+
+
+def test_the_excuse_at_the_last_trick_changes_sides_or_goes_with_the_trick() -> None:
+    for owner_in_attack in (True, False):
+        for winner_in_attack in (True, False):
+            assert excuse_at_last_trick_to_attack(owner_in_attack, winner_in_attack, FFT_4) == (
+                not owner_in_attack
+            )
+            assert (
+                excuse_at_last_trick_to_attack(owner_in_attack, winner_in_attack, TRUMPS_BROKEN_4)
+                == winner_in_attack
+            )

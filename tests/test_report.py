@@ -286,28 +286,51 @@ def test_no_browser_means_no_pdf(
     assert not (tmp_path / "report.pdf").exists()
 
 
+def test_a_report_without_a_browser_is_html_and_one_line_on_how_to_get_the_pdf(
+    built: Built, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(report.pdf, "find_chromium", lambda: None)
+    os.utime(built.path, ns=(OLD_NS, OLD_NS))
+    parser = argparse.ArgumentParser(prog="tarot-analysis")
+    add_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(
+        ["report", "--rules", "fft-4", "--deals", str(DEALS), "--seed", str(SEED), "--out",
+         str(built.out), "--data", str(built.data), "--no-progress", "--bots", "random", "--pdf"]
+    )  # fmt: skip
+    assert run_command(args) == 0
+    captured = capsys.readouterr()
+    assert built.path.stat().st_mtime_ns != OLD_NS  # written again
+    assert not built.path.with_suffix(".pdf").exists()
+    assert captured.out.startswith(f"Report: {built.path} ")
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, lines
+    assert "no headless Chromium found" in lines[0]
+    assert "print it to PDF from a browser" in lines[0] and "make browser" in lines[0]
+
+
 # --- In a real browser ---------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="session")
 def chromium() -> str:
-    """A headless Chromium: the one installed, else one ``apt-get install`` tried once."""
+    """A headless Chromium: the one installed, else the one `make browser` installs once (only
+    as root, and only when the install upgrades or removes nothing already installed)."""
     found = report.find_chromium()
     if found:
         return found
     if shutil.which("apt-get") is None or os.geteuid() != 0:
         pytest.skip("no Chromium installed, and apt-get is missing or needs root to install one")
+    script = Path(__file__).resolve().parent.parent / "scripts" / "install_chromium.sh"
     try:
         done = subprocess.run(
-            ["apt-get", "install", "-y", "chromium"], capture_output=True, text=True,
-            timeout=900, check=False, env=os.environ | {"DEBIAN_FRONTEND": "noninteractive"},
-        )  # fmt: skip
+            ["sh", str(script)], capture_output=True, text=True, timeout=900, check=False
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
-        pytest.skip(f"no Chromium installed, and apt-get install chromium failed: {error}")
+        pytest.skip(f"no Chromium installed, and installing one failed: {error}")
     found = report.find_chromium()
     if not found:
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        pytest.skip(f"no Chromium installed, and apt-get install chromium failed: {last}")
+        said = (done.stdout.strip().splitlines() or ["no message"])[-1]
+        pytest.skip(f"no Chromium installed: {said}")
     return found
 
 
@@ -422,7 +445,8 @@ def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None
     assert headings["limits"] == f"{len(sections)} What this does not say"
     tables = read_report(built.text).tables
     summary = tables["table-summary-thresholds"]
-    assert summary.header == ["contract", "from (fitted)", "95% interval", "skipped", "published"]
+    assert summary.header == ["contract", "bid from", "likely between", "a count of its own",
+                              "Chavey"]  # fmt: skip
     # The summary's thresholds are the detailed table's rows for Chavey's count.
     detailed = [row for row in tables["table-thresholds"].rows if row[0] == "Chavey's count"]
     assert [row[0] for row in summary.rows] == [row[1] for row in detailed]
@@ -441,6 +465,41 @@ def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None
     # Links to every other section, by their numbered headings.
     for key in sections[1:]:
         assert f'<a href="#{key}">{headings[key]}</a>' in summary_html
+
+
+def test_the_summary_says_how_to_count_a_hand_with_one_counted_by_the_code(built: Built) -> None:
+    from tarot_analysis.cards import Hand
+    from tarot_analysis.engine.game import GameState
+    from tarot_analysis.evaluators import CHAVEY_THRESHOLDS, chavey_sum
+    from tarot_analysis.rules import load_rules
+
+    summary_html = built.text.split('<section id="summary">')[1].split("</section>")[0]
+    assert "Every count here is Chavey's count of the hand as dealt" in summary_html
+    assert "king with queen 10, king 6, queen 3, knight 2, jack 1" in summary_html
+    # Chavey's thresholds stand in the table beside the fitted ones.
+    published = read_report(built.text).tables["table-summary-thresholds"]
+    assert [row[-1] for row in published.rows] == [str(t) for t in CHAVEY_THRESHOLDS]
+    # The worked hand: dealt under the report's rules and seed, counted part by part.
+    hand = Hand(GameState.deal(load_rules("fft-4"), seed=SEED).hand(0))
+    assert f"{hand}</span>: {chavey_sum(hand)}, a" in summary_html.replace("&#34;", '"')
+    assert "<code>tarot-analysis hand" in summary_html
+
+
+def test_the_summary_speaks_a_players_words(built: Built) -> None:
+    summary_html = built.text.split('<section id="summary">')[1].split("</section>")[0]
+    for jargon in ("skipped", "bootstrap", "replicate", "±", "0.00", "fitted)"):
+        assert jargon not in summary_html, jargon
+    assert "points a deal (" in summary_html or "a loss too small to measure" in summary_html
+
+
+def test_a_loss_too_small_to_measure_is_said_so() -> None:
+    from tarot_analysis.report.summary import _loss
+
+    assert _loss(0.001, 0.002) == "a loss too small to measure"
+    assert _loss(-0.001, 0.0) == "a loss too small to measure"
+    assert _loss(6.35, 0.11) == "6.3 points a deal (6.2 to 6.5)"
+    assert _loss(-0.5, 0.3) == "a gain of 0.5 points a deal (0.2 to 0.8)"
+    assert _loss(-0.3, 0.3) == "a loss too small to measure (-0.6 to 0.0 points a deal)"
 
 
 def test_the_summary_sets_other_bots_beside_when_their_run_is_there(

@@ -176,9 +176,34 @@ def test_shares_with_partners() -> None:
     assert five.taker_fraction([True]) * 3 == 2  # taker 2×, partner 1× of 3 defenders' score
     six = load_rules("six-king-queen").shares
     assert six.alone == 5
-    assert six.taker_fraction([True, True]) == Fraction(1, 2)
+    assert six.taker_fraction([True, True]) == Fraction(1, 2)  # two partners: 3/6, 2/6, 1/6
     assert six.taker_fraction([True, False]) == Fraction(2, 3)
     assert six.taker_fraction([False, True]) == Fraction(5, 6)
+    # One partner holding both called cards: the king's share (the Russian-language rule text's
+    # 2/3-1/3), or the other split, or both shares, as the rules say.
+    assert six.taker_fraction([True, True], one_partner=True) == Fraction(2, 3)
+    for both, taker in (("second_share", Fraction(5, 6)), ("both_shares", Fraction(1, 2))):
+        other = dataclasses.replace(six, both_calls_one_partner=both)
+        assert other.taker_fraction([True, True], one_partner=True) == taker
+
+
+def test_the_excuse_at_the_last_trick_follows_each_source() -> None:
+    for name in list_presets():
+        rules = load_rules(name)
+        if rules.tarocco is None:
+            expected = "trick_winner" if name == "trumps-broken-4" else "changes_sides"
+            assert rules.excuse_last_trick == expected, name
+    with pytest.raises(RulesError, match="excuse_last_trick must be one of"):
+        dataclasses.replace(load_rules("fft-4"), excuse_last_trick="winner")
+
+
+def test_any_card_on_a_trump_lead_needs_the_duty_to_overtrump() -> None:
+    tarocco = load_rules("tarocco")
+    assert dataclasses.replace(tarocco, trump_lead_unable_to_beat="any_card")
+    with pytest.raises(RulesError, match="needs must_overtrump_on_trump_lead"):
+        dataclasses.replace(
+            tarocco, trump_lead_unable_to_beat="any_card", must_overtrump_on_trump_lead=False
+        )
 
 
 @pytest.mark.parametrize("name", ["legacy-3", "legacy-4", "legacy-5", "legacy-6"])
@@ -188,10 +213,17 @@ def test_legacy_presets_differ_from_fft_as_seed_000(name: str) -> None:
         {"legacy-3": "fft-3", "legacy-4": "fft-4", "legacy-5": "fft-5"}.get(name, "six-king-queen")
     )
     assert (legacy.poignee.who, legacy.poignee.scoring) == ("taker", "with_contract")
+    assert legacy.poignee.shown == "count_highest_lowest"  # the count, highest and lowest
     assert legacy.petit_au_bout.personal and not legacy.petit_au_bout.multiplied
     assert legacy.first_lead_called_suit_forbidden == (legacy.call != "none")
-    # Five players holding all four kings call any non-trump card (docs/rules.md#legacy-5).
-    assert legacy.call_holding_all_kings == ("any_suit_card" if name == "legacy-5" else "queen")
+    # Holding all four kings, five and six players call any non-trump card (the Russian-language
+    # rule text).
+    assert legacy.call_holding_all_kings == ("queen" if legacy.players < 5 else "any_suit_card")
+    # Kings, trumps and the Excuse go to the écart only when nothing else can; unseen.
+    assert (legacy.ecart.kings, legacy.ecart.bouts, legacy.ecart.trumps) == ("if_forced",) * 3
+    assert not legacy.ecart.trumps_shown
+    assert legacy.excuse_last_trick == "changes_sides"
+    assert any("petit_au_bout_penultimate = false" in text for text in legacy.assumptions)
     same = dataclasses.replace(
         legacy,
         name=fft.name,
@@ -200,6 +232,7 @@ def test_legacy_presets_differ_from_fft_as_seed_000(name: str) -> None:
         assumptions=fft.assumptions,
         poignee=fft.poignee,
         petit_au_bout=fft.petit_au_bout,
+        ecart=fft.ecart,
         call_holding_all_kings=fft.call_holding_all_kings,
     )
     assert same == fft
@@ -222,9 +255,14 @@ def test_trumps_broken_is_fft_4_but_for_leading_trumps() -> None:
             source=fft.source,
             assumptions=fft.assumptions,
             trumps_must_be_broken=False,
+            excuse_last_trick="changes_sides",
+            chelem=fft.chelem,
         )
         == fft
     )
+    # Seed 001: the Excuse stays with the last trick's winner; no first lead for a chelem.
+    assert broken.excuse_last_trick == "trick_winner"
+    assert not broken.chelem.announcer_leads
 
 
 def test_tarocco() -> None:

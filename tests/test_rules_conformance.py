@@ -44,7 +44,10 @@ FOUR_QUEENS = "QS QH QD QC KS 4S 3H 2H 6D 5D 10C 2C"
 
 @pytest.mark.parametrize("preset", ["six-king-queen", "legacy-6"])
 @pytest.mark.parametrize("bot", ["heuristic", "random"])
-def test_holding_four_kings_the_two_calls_are_two_different_queens(preset: str, bot: str) -> None:
+def test_holding_four_kings_the_first_call_is_any_suit_card_the_second_another_queen(
+    preset: str, bot: str
+) -> None:
+    # Seed 000: with all four kings, a queen or any other suit card; then a queen.
     rules = load_rules(preset)
     hands = deal_around(rules, {0: FOUR_KINGS})
     garde = contract_index(preset, "garde")
@@ -52,8 +55,11 @@ def test_holding_four_kings_the_two_calls_are_two_different_queens(preset: str, 
     first = result.outcomes[:, COL["called_1"]]
     second = result.outcomes[:, COL["called_2"]]
     queens = ids("QS QH QD QC")
-    assert set(first) <= queens and set(second) <= queens
+    assert all(card < cards.N_SUIT_CARDS for card in first) and set(second) <= queens
     assert np.all(first != second)
+    if bot == "random":
+        assert set(first) - queens  # not only queens
+    assert referee_all(result) == 40
 
 
 @pytest.mark.parametrize("bot", ["heuristic", "random"])
@@ -65,11 +71,12 @@ def test_holding_four_queens_the_second_call_is_any_other_suit_card(bot: str) ->
     first = set(result.outcomes[:, COL["called_1"]])
     second = set(result.outcomes[:, COL["called_2"]])
     assert first <= ids("KS KH KD KC")
-    assert not second & ids("KS KH KD KC QS QH QD QC")
+    assert not second & ids("KS KH KD KC")  # never two kings
     assert all(card < cards.N_SUIT_CARDS for card in second)
     if bot == "random":
-        # Not only knights then jacks: low suit cards are called too.
-        assert second - ids("CS CH CD CC JS JH JD JC")
+        # Its own queens and low suit cards are called too.
+        assert second & ids("QS QH QD QC")
+        assert second - ids("QS QH QD QC CS CH CD CC JS JH JD JC")
 
 
 def test_holding_four_queens_a_low_card_may_be_called_second() -> None:
@@ -370,3 +377,47 @@ def test_legacy_five_holding_four_kings_may_call_any_suit_card() -> None:
     assert called - ids("QS QH QD QC")  # not only queens
     heuristic = play_given(legacy, [hands], bots="heuristic", forced=[0, 1, -1, -1], seed=2)
     assert heuristic.outcomes[0, COL["called_1"]] in ids("QH QD QC")  # a queen it lacks first
+
+
+# --------------------------------------------------------------------------------------------
+# The Excuse kept to the last trick (docs/rules.md#the-excuse)
+# --------------------------------------------------------------------------------------------
+
+
+class KeepsTheExcuse:
+    """Plays a random legal card but the Excuse, which it keeps while it can; a random answer
+    to every other decision."""
+
+    name = "keeps-the-excuse"
+
+    def __init__(self, seed: int) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def act(self, observation: object) -> int:
+        legal = [int(a) for a in observation.legal_actions]  # type: ignore[attr-defined]
+        if observation.decision == "card" and len(legal) > 1:  # type: ignore[attr-defined]
+            legal = [action for action in legal if action != cards.EXCUSE]
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+@pytest.mark.parametrize("preset", ["fft-4", "fft-5", "legacy-6", "trumps-broken-4"])
+def test_the_excuse_kept_to_the_last_trick_goes_where_the_referee_says(preset: str) -> None:
+    rules = load_rules(preset)
+    bots = [KeepsTheExcuse(seat) for seat in range(rules.players)]
+    result = play(rules, 150, bots=bots, seed=8, keep_tricks=True)
+    assert referee_all(result) > 100
+    assert result.tricks is not None and result.leaders is not None
+    # Deals where the Excuse's own side won the last trick: the two readings part there.
+    own_side_won = 0
+    for deal in np.flatnonzero(result.outcomes[:, COL["redeal"]] == 0):
+        row = result.outcomes[deal]
+        attack = {int(row[COL["taker"]])} | {
+            int(row[COL[name]]) for name in ("partner_1", "partner_2") if row[COL[name]] >= 0
+        }
+        last = [int(card) for card in result.tricks[deal, -1]]
+        if cards.EXCUSE not in last:
+            continue  # in the dog or the écart
+        owner = (int(result.leaders[deal, -2]) + last.index(cards.EXCUSE)) % rules.players
+        winner = int(result.leaders[deal, -1])
+        own_side_won += owner != winner and (owner in attack) == (winner in attack)
+    assert own_side_won >= 10

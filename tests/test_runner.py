@@ -6,7 +6,6 @@ import signal
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -18,11 +17,14 @@ from tarot_analysis.runner import RunSpec, chunk_path, read_dataset, run
 
 SPEC = RunSpec(kind="hands", rules="fft-4", bots=(), seed=7, deals=50_000, chunk_size=2_000)
 
-# A worker that deals each chunk from its own seed and keeps the seat-0 masks, slowly enough
-# to be killed in the middle.
+# A worker that deals each chunk from its own seed and keeps the seat-0 masks. Given a chunk
+# number it dies there, as a power cut would: the first thread asked for that chunk or a later
+# one waits until every chunk before it is on disk, then kills the process. No clock decides
+# how far it got.
 WORKER = textwrap.dedent(
     """
-    import sys, time
+    import os, signal, sys, time
+    from pathlib import Path
     import numpy as np, pyarrow as pa
     from tarot_analysis.deal import DealStream, deal_chunk, make_plan
     from tarot_analysis._jit import normalise_seed
@@ -32,40 +34,39 @@ WORKER = textwrap.dedent(
     spec = RunSpec(kind="hands", rules="fft-4", bots=(), seed=7, deals=50_000, chunk_size=2_000)
     plan = make_plan(load_rules("fft-4"))
     root = normalise_seed(spec.seed)
-    delay = float(sys.argv[2])
+    folder, dies_at = Path(sys.argv[1]), int(sys.argv[2])
 
     def work(chunk, first, n):
+        if 0 <= dies_at <= chunk:
+            while len(list(folder.glob("chunk-*.parquet"))) < dies_at:
+                time.sleep(0.01)
+            os.kill(os.getpid(), signal.SIGKILL)
         masks, _ = deal_chunk(plan, DealStream.open(plan, root, chunk), n)
-        time.sleep(delay)
         deal = np.arange(first, first + n)
         return pa.table({"deal": deal, "lo": masks[:, 0, 0], "hi": masks[:, 0, 1]})
 
-    run(spec, sys.argv[1], work, threads=2)
+    run(spec, folder, work, threads=2)
     """
 )
+#: The worker runs to the end.
+NEVER = -1
 
 
-def run_worker(folder: Path, delay: float) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-c", WORKER, str(folder), str(delay)])
+def run_worker(folder: Path, dies_at: int) -> subprocess.Popen[bytes]:
+    return subprocess.Popen([sys.executable, "-c", WORKER, str(folder), str(dies_at)])
 
 
 def test_a_killed_run_keeps_its_chunks_and_resumes_to_the_same_result(tmp_path: Path) -> None:
     whole = tmp_path / "whole"
-    assert run_worker(whole, 0.0).wait(timeout=120) == 0
+    assert run_worker(whole, NEVER).wait() == 0
 
     broken = tmp_path / "broken"
-    process = run_worker(broken, 0.05)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and len(list(broken.glob("chunk-*.parquet"))) < 5:
-        time.sleep(0.02)
-    process.send_signal(signal.SIGKILL)
-    process.wait(timeout=30)
+    assert run_worker(broken, 5).wait() == -signal.SIGKILL
     finished = sorted(broken.glob("chunk-*.parquet"))
-    assert 0 < len(finished) < SPEC.chunks  # killed mid-way, with chunks kept
-    # A chunk being written when the process died is only a hidden temporary file.
+    assert [path.name for path in finished] == [chunk_path(broken, c).name for c in range(5)]
     assert all(path.stat().st_size > 0 for path in finished)
 
-    assert run_worker(broken, 0.0).wait(timeout=120) == 0
+    assert run_worker(broken, NEVER).wait() == 0
     assert read_dataset(broken).equals(read_dataset(whole))
     assert not list(broken.glob(".chunk-*.tmp"))
 

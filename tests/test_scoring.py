@@ -97,8 +97,9 @@ def assert_sums_to_zero(table: pd.DataFrame) -> None:
 # ---------------------------------------------------------------------------------------------
 # Published worked examples.
 #
-# The FFT formula ((25 + pt + pb) × mu) + pg + ch, docs/rules.md#the-score and seed 002; Fédération
-# Française de Tarot, official rules (scoring chapter and its examples).
+# The FFT formula ((25 + pt + pb) × mu) + pg + ch, docs/rules.md#the-score and the
+# Persian-language article; Fédération Française de Tarot, official rules (scoring chapter and
+# its examples).
 
 
 def test_fft_garde_with_petit_au_bout_to_the_taker() -> None:
@@ -196,7 +197,7 @@ def test_six_players_three_against_three() -> None:
 @pytest.mark.parametrize(
     ("partner_1", "partner_2", "expected"),
     [
-        (3, 3, [54, -27, -27, 54, -27, -27]),  # one partner holds both: 1/3 + 1/6
+        (3, 3, [72, -27, -27, 36, -27, -27]),  # one partner holds both: the king's 1/3
         (3, -1, [72, -27, -27, 36, -27, -27]),  # the queen in the dog: 2/3 – 1/3
         (-1, 3, [90, -27, -27, 18, -27, -27]),  # the king in the taker's hand: 5/6 – 1/6
         (-1, -1, [135, -27, -27, -27, -27, -27]),  # alone: 5×
@@ -210,6 +211,22 @@ def test_six_players_fewer_partners(partner_1: int, partner_2: int, expected: li
     assert seat_scores(table) == pytest.approx(expected, abs=1e-9)
     assert cell(table, "alone") == (partner_1 == partner_2 == -1)
     assert_sums_to_zero(table)
+
+
+@pytest.mark.parametrize(
+    ("both", "expected"),
+    [
+        ("first_share", [72, -27, -27, 36, -27, -27]),  # 2/3 – 1/3
+        ("second_share", [90, -27, -27, 18, -27, -27]),  # 5/6 – 1/6
+        ("both_shares", [54, -27, -27, 54, -27, -27]),  # 1/3 + 1/6
+    ],
+)
+def test_six_players_one_partner_holding_both_calls(both: str, expected: list[float]) -> None:
+    rules = dataclasses.replace(
+        SIX, shares=dataclasses.replace(SIX.shares, both_calls_one_partner=both)
+    )
+    row = outcome(rules, "prise", 43, taker=0, partner_1=3, partner_2=3, attack_bouts=2)
+    assert seat_scores(score(rules, row)) == pytest.approx(expected, abs=1e-9)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -517,7 +534,8 @@ def test_scores_sum_to_zero_and_defenders_pay_alike(
 def test_trumps_broken_scores_as_fft(
     drawn: tuple[Rules, npt.NDArray[np.int32], npt.NDArray[np.int8]],
 ) -> None:
-    # docs/rules.md#trumps-broken-4: the step-by-step scoring of seed 001 equals the FFT formula.
+    # docs/rules.md#trumps-broken-4: the step-by-step scoring of the Russian-language text for
+    # four players equals the FFT formula.
     _, rows, levels = drawn
     pd.testing.assert_frame_equal(
         score_outcomes(rows, levels, TRUMPS_BROKEN_4), score_outcomes(rows, levels, FFT_4)

@@ -23,7 +23,12 @@ from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules, load_rules
 from tarot_analysis.solver import legal_plays, solve
-from tests.reference_play import card_half_points, legal_cards, trick_winner
+from tests.reference_play import (
+    card_half_points,
+    excuse_at_last_trick_to_attack,
+    legal_cards,
+    trick_winner,
+)
 
 FRENCH_PRESETS = ("fft-3", "fft-4", "fft-5")
 EXCUSE_HALF_POINTS = 9  # 4.5 points kept by the Excuse's side
@@ -40,7 +45,10 @@ def trick_half_points(
     total = 0
     for k, card in enumerate(trick):
         owner = (leader + k) % rules.players
-        if card == EXCUSE and not last:
+        if card == EXCUSE and last:
+            if excuse_at_last_trick_to_attack(owner in attack, winner in attack, rules):
+                total += EXCUSE_HALF_POINTS
+        elif card == EXCUSE:
             if owner in attack:
                 total += EXCUSE_HALF_POINTS
                 if winner not in attack:
@@ -251,10 +259,16 @@ def test_excuse_before_the_last_trick_stays_with_its_side() -> None:
     assert solution.best_cards == ("E",)
 
 
-def test_excuse_at_the_last_trick_goes_to_the_winner() -> None:
+def test_excuse_at_the_last_trick_changes_sides() -> None:
     rules = load_rules("fft-4")
     solution = solve(rules, ["E", "21", "3", "KS"], leader=0, attack={0})
     assert solution.attack_points == 0.0
+    # The defence plays it to the last trick and wins that trick: the attack takes it (FFT),
+    # or it goes with the trick (the Russian-language text for four players).
+    hands = ["1S", "E", "KS", "2S"]
+    assert solve(rules, hands, leader=0, attack={0}).attack_points == 4.5
+    with_the_trick = dataclasses.replace(rules, excuse_last_trick="trick_winner")
+    assert solve(with_the_trick, hands, leader=0, attack={0}).attack_points == 0.0
 
 
 def test_inside_a_trick_the_cards_played_count() -> None:
@@ -283,6 +297,13 @@ def test_legal_plays_follow_the_engine() -> None:
         (["21 KH", "QH 5", "1 2", "3 ZZ"], (), "unknown card 'ZZ'"),
         (["21 KH", "QH 5", "1 2"], (), "needs 4 hands"),
         (["21", "QH 5", "1 2", "3 4"], ("XH",), "trick card 1: unknown card 'XH'"),
+        # Seat 1 trumped a spade lead holding a spade; seat 1 discarded holding a trump;
+        # seat 2 played under the 5 holding the 7.
+        (["KS", "2S", "4S 5H", "6S 7H"], ("1S", "1"), "impossible: seat 1 played 1 to 1S"),
+        (["KS", "2", "4S 5H", "6S 7H"], ("1S", "1H"), "seat 1 played 1H to 1S holding 2"),
+        (["KS", "2S", "7", "6S 7H"], ("1H", "5", "3"), "seat 2 played 3 to 1H 5 holding 7"),
+        (["KS", "2S", "4S 5H", "6S 7H"], ("1S", "1S"), "card '1S' is twice in the trick"),
+        (["KS KS", "2S 3S", "4S 5H", "6S 7H"], (), "seat 0: card 'KS' appears twice"),
     ],
 )
 def test_bad_positions_are_refused(hands: list[str], trick: tuple[str, ...], message: str) -> None:
@@ -426,3 +447,185 @@ def test_cards_worth_nothing_keep_the_bounds_true() -> None:
         hands, trick, leader, attack = random_position(rules, rng, 3)
         expected, _ = minimax(rules, hands, trick, leader, attack)
         assert solve_position(rules, hands, trick, leader, attack)[0] == expected
+
+
+def test_a_trick_its_seats_could_play_is_accepted() -> None:
+    # Seat 1 holds no spade: it trumps; seat 2 holds neither spade nor trump: it discards.
+    rules = load_rules("fft-4")
+    solution = solve(rules, ["KS", "2H", "4H 5H", "6S 7H"], leader=0, attack={0}, trick=["1S", "1"])
+    assert set(solution.best_cards) == {"4H", "5H"}
+
+
+@pytest.mark.parametrize("preset", FRENCH_PRESETS)
+def test_a_search_paused_after_every_position_finds_the_same_values(
+    preset: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The search returns to Python every SLICE_NODES positions and resumes where it was: with
+    one position a slice, every value and best card is still the minimax's."""
+    monkeypatch.setattr(solver_module, "SLICE_NODES", 1)
+    rules = load_rules(preset)
+    rng = random.Random(f"paused {preset}")
+    for _ in range(25):
+        hands, trick, leader, attack = random_position(rules, rng, 3)
+        expected, values = minimax(rules, hands, trick, leader, attack)
+        value, best = solve_position(rules, hands, trick, leader, attack)
+        assert value == expected
+        assert best == {card for card, v in values.items() if v == expected}
+
+
+@pytest.mark.parametrize("preset", FRENCH_PRESETS)
+def test_a_stopped_search_gives_an_interval_that_holds_the_value(preset: str) -> None:
+    """Stopped at any node budget, the interval proved holds the exact value, and narrows as
+    the budget grows; once the value is exact, only the best cards are left."""
+    rules = load_rules(preset)
+    rng = random.Random(f"interval {preset}")
+    narrowed = 0
+    for _ in range(6):
+        hands, trick, leader, attack = random_position(rules, rng, 4)
+        expected, _ = minimax(rules, hands, trick, leader, attack)
+        text = [cards.format_cards(hand) for hand in hands]
+        played = [cards.card_name(card) for card in trick]
+        width = float("inf")
+        for budget in (1, 2, 4, 8, 16, 32, 64, 128, 256, 512):
+            try:
+                solve(rules, text, leader=leader, attack=attack, trick=played, max_nodes=budget)
+            except solver_module.SearchStopped as stop:
+                assert stop.low * 2 <= expected <= stop.high * 2, (budget, stop)
+                assert stop.nodes <= budget
+                assert stop.high - stop.low <= width
+                narrowed += stop.high - stop.low < width < float("inf")
+                width = stop.high - stop.low
+                assert f"after {budget:,} positions" in str(stop)
+            else:
+                break
+    assert narrowed > 0
+
+
+def test_a_time_limit_stops_the_search_with_its_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whole hands of fft-4 and a time limit already past at the first pause: the search
+    stops there and says that the value lies between nothing and every card in the hands."""
+    monkeypatch.setattr(solver_module, "SLICE_NODES", 1)
+    rules = load_rules("fft-4")
+    whole = _whole_hands(rules)
+    in_hands = engine_rules(rules).half_points[sorted(set().union(*whole))].sum() / 2
+    hands = [cards.format_cards(hand) for hand in whole]
+    with pytest.raises(solver_module.SearchStopped, match="time limit of 1e-09 s") as stop:
+        solve(rules, hands, leader=0, attack={0}, time_limit=1e-9)
+    assert (stop.value.low, stop.value.high) == (0.0, in_hands)
+    assert f"between 0 and {in_hands:g} card points" in str(stop.value)
+
+
+def test_progress_is_told_between_slices_and_ctrl_c_keeps_the_interval(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The progress callback sees the interval narrow; a Ctrl-C (KeyboardInterrupt) raised
+    while the search runs ends it with SearchInterrupted and the interval proved."""
+    monkeypatch.setattr(solver_module, "SLICE_NODES", 1000)
+    rules = load_rules("fft-4")
+    hands = [cards.format_cards(hand) for hand in _whole_hands(rules)]
+    seen: list[solver_module.SolveProgress] = []
+
+    def progress(where: solver_module.SolveProgress) -> None:
+        seen.append(where)
+        if where.high - where.low < seen[0].high:  # once the interval narrowed: Ctrl-C
+            raise KeyboardInterrupt
+
+    with pytest.raises(solver_module.SearchInterrupted) as stop:
+        solve(rules, hands, leader=0, attack={0}, progress=progress)
+    assert isinstance(stop.value, KeyboardInterrupt)
+    assert (stop.value.low, stop.value.high) == (seen[-1].low, seen[-1].high)
+    assert 0 <= stop.value.low < stop.value.high <= seen[0].high
+    assert [where.nodes for where in seen] == sorted(where.nodes for where in seen)
+    assert "interrupted after" in str(stop.value) and "card points" in str(stop.value)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"max_nodes": 0}, "max_nodes must be at least 1"),
+        ({"max_nodes": 2.5}, "max_nodes must be a whole number"),
+        ({"time_limit": 0}, "time_limit must be a positive number"),
+        ({"time_limit": "5"}, "time_limit must be a number of seconds"),
+    ],
+)
+def test_bad_budgets_are_refused(options: dict[str, object], message: str) -> None:
+    with pytest.raises(TarotInputError, match=message):
+        solve(load_rules("fft-4"), ["21", "1", "2", "3"], leader=0, attack={0}, **options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda rules: legal_plays(rules, [3], [99]), "trick card 1: there is no card id 99"),
+        (lambda rules: legal_plays(rules, [3], [1, 2, 4, 5]), "at most 3 cards"),
+        (lambda rules: legal_plays(rules, [99], [1]), "no card id 99"),
+        (lambda rules: solver_module.trick_winner([3, -1]), "trick card 2: there is no card id"),
+        (lambda rules: solver_module.trick_winner([3, 3]), "different cards"),
+    ],
+)
+def test_bad_cards_for_the_rules_of_play_are_refused(
+    call: Callable[[Rules], object], message: str
+) -> None:
+    with pytest.raises(TarotInputError, match=message):
+        call(load_rules("fft-4"))
+
+
+def test_the_solve_command_stops_at_its_budget_with_the_interval(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tarot_analysis.cli import main
+
+    hands = [cards.format_cards(hand) for hand in _whole_hands(load_rules("fft-4"))]
+    assert main(["solve", *hands, "--max-nodes", "1000", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["exact"] is False and printed["nodes"] <= 1000
+    assert 0 <= printed["attack_points_low"] <= printed["attack_points_high"] <= 91
+    assert main(["solve", *hands, "--max-nodes", "1000", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "The search stopped after 1,000 positions: the attack takes between" in out
+    assert main(["solve", *hands, "--time-limit", "0"]) == 2
+    assert "--time-limit: expected a positive number of seconds" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_the_solve_command_with_the_interval_proved() -> None:
+    """The whole hands of fft-4 take minutes to solve: SIGINT once the progress line shows
+    ends the command at once, exit 130, one line with the interval proved so far."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    hands = [cards.format_cards(hand) for hand in _whole_hands(load_rules("fft-4"))]
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tarot_analysis.cli", "solve", *hands],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        # Python turns SIGINT into KeyboardInterrupt only where it is not ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stderr is not None
+    shown = b""
+    try:
+        while b"attack's points" not in shown:  # the progress line, drawn after a second
+            chunk = os.read(child.stderr.fileno(), 4096)
+            assert chunk, f"the solve ended before its progress line: {shown!r}"
+            shown += chunk
+        child.send_signal(signal.SIGINT)
+        out, rest = child.communicate(timeout=120)
+    finally:
+        child.kill()
+        child.wait()
+    assert child.returncode == 130
+    last = (shown + rest).decode().replace("\r", "\n").strip().splitlines()[-1]
+    assert last.startswith("tarot-analysis: interrupted after ")
+    assert "the attack takes between" in last and last.endswith("card points")
+    assert out == b""
+    assert b"Traceback" not in shown + rest
+
+
+def _whole_hands(rules: Rules) -> list[frozenset[int]]:
+    """The four hands of the first deal of seed 1, dog left out: a solve of minutes."""
+    from tarot_analysis.deal import deal
+
+    masks = deal(rules, 1, 1, threads=1).masks[0]
+    return [frozenset(cards.from_mask(int(lo), int(hi))) for lo, hi in masks[: rules.players]]

@@ -98,6 +98,64 @@ def test_an_illegal_action_is_refused_naming_seat_decision_and_action() -> None:
         state.apply(S.PASS)
 
 
+@pytest.mark.parametrize(
+    ("action", "message"),
+    [
+        ("garde", r"an action is a number from 0 to 92 \(see legal_actions\(\) .*got 'garde'"),
+        (None, "an action is a number from 0 to 92.*got None"),
+        (1.5, "an action is a number.*got 1.5"),
+        (True, "an action is a number.*got True"),
+        (93, r"seat 0, bid: 93 is not an action \(actions run from 0 to 92\); legal: pass"),
+        (-1, "seat 0, bid: -1 is not an action"),
+    ],
+)
+def test_an_action_that_is_no_action_is_refused(action: object, message: str) -> None:
+    state = GameState.deal(load_rules("fft-4"), seed=1)
+    with pytest.raises(TarotInputError, match=message):
+        state.apply(action)  # type: ignore[arg-type]
+
+
+def test_no_action_is_taken_once_the_deal_is_over() -> None:
+    state = GameState.deal(load_rules("fft-4"), seed=3)
+    while not state.is_over:
+        state.apply(int(state.legal_actions()[0]))
+    for action in (5, "garde", None):
+        with pytest.raises(TarotInputError, match="the deal is over: no action"):
+            state.apply(action)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seat", [9, -1, 4, 100, "1", 1.0])
+def test_a_seat_out_of_the_table_is_refused(seat: object) -> None:
+    state = GameState.deal(load_rules("fft-4"), seed=1)
+    with pytest.raises(TarotInputError, match="seat must be"):
+        state.hand(seat)  # type: ignore[arg-type]
+    with pytest.raises(TarotInputError, match="seat must be"):
+        state.observation(seat)  # type: ignore[arg-type]
+
+
+def test_masks_that_are_no_deal_are_refused() -> None:
+    from tarot_analysis.deal import deal
+
+    rules = load_rules("fft-4")
+    good = deal(rules, 1, 1, threads=1).masks[0].copy()
+    assert GameState(rules, good).decision == "bid"
+    twice = good.copy()
+    twice[1] |= good[0]
+    beyond = good.copy()
+    beyond[4, 1] |= np.uint64(1 << 30)
+    short = good.copy()
+    short[4] = good[4] & np.uint64(1)  # a dog of 0 or 1 card
+    everything = np.full((5, 2), np.iinfo(np.uint64).max, dtype=np.uint64)
+    for bad, message in [
+        (twice, "seat 1: .* is dealt twice"),
+        (beyond, "the dog: the mask holds a bit beyond the 78 cards"),
+        (short, "the dog holds [01] cards, 6 expected"),
+        (everything, "seat 0: the mask holds a bit beyond the 78 cards"),
+    ]:
+        with pytest.raises(TarotInputError, match=message):
+            GameState(rules, bad)
+
+
 def test_actions_are_numbered_once_for_every_decision() -> None:
     assert (S.PASS, S.BID_0, S.SHOW_0, S.NO_CHELEM, S.ANNOUNCE_CHELEM) == (78, 79, 87, 91, 92)
     assert S.N_ACTIONS == 93
@@ -185,6 +243,23 @@ def test_an_illegal_python_answer_is_refused() -> None:
         play(rules, 50, bots=[Cheat(), "random", "random", "random"], seed=1)
     with pytest.raises(TarotInputError, match="a bot is a name"):
         play(rules, 5, bots=[object(), "random", "random", "random"], seed=1)
+
+
+def test_a_python_bot_that_raises_is_reported_with_its_seat_and_decision() -> None:
+    class Broken:
+        name = "broken"
+
+        def act(self, observation: Observation) -> int:
+            if observation.decision == "card":
+                raise KeyError("no such card")
+            return observation.legal_actions[0]
+
+    rules = load_rules("fft-4")
+    with pytest.raises(
+        TarotInputError, match=r"broken at seat 2, card: raised KeyError: 'no such"
+    ) as raised:
+        play(rules, 5, bots=["random", "random", Broken(), "random"], seed=1)
+    assert isinstance(raised.value.__cause__, KeyError)  # the bot's own error, kept
 
 
 def test_python_bots_play_tarocco_and_known_deals() -> None:
@@ -388,3 +463,76 @@ def test_the_state_names_the_outcome_columns_in_their_order() -> None:
                     "ecart_half_points": "ECART_HALF", "petit_wins_last_trick": "PETIT_WINS_LAST",
                     "chelem_announced": "CHELEM_ANNOUNCED"}.get(name, name.upper())  # fmt: skip
         assert getattr(S, f"O_{constant}") == index, name
+
+
+def test_worlds_are_uniform_when_a_poignee_showed_only_its_count() -> None:
+    # legacy-4: the taker showed 11 trumps with the Excuse, the 21 and the 3; with one card
+    # left each, its last card may be a hidden trump between them, or not, as the count says.
+    rules = load_rules("legacy-4")
+    hand = "21 19 17 15 13 11 9 7 5 3 E KS QS CS JS 10S 9S 8S"
+    others = [card for card in range(78) if card not in set(cards.parse_cards(hand))]
+    checked = 0
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        rng.shuffle(others)
+        hands = [hand] + [
+            cards.format_cards(others[18 * k : 18 * (k + 1)]) for k in range(3)
+        ] + [cards.format_cards(others[54:])]  # fmt: skip
+        state = GameState.from_hands(rules, hands, forced=[0, 2, -1, -1])
+        while not state.is_over and not (
+            state.decision == "card" and int(state.s[S.S_TRICK]) == 17
+        ):
+            if state.decision == "poignee":
+                state.apply(S.SHOW_0 + 1)
+            else:
+                state.apply(int(rng.choice(state.legal_actions())))
+        if state.is_over:
+            continue  # a Petit sec
+        places, _, _ = consistent_places(state, 1)
+        hidden = [place for place in places if place >= 16]
+        everyone = every_consistent_world(state, 1)
+        if not hidden or len(everyone) < 3:
+            continue
+        counts = sampled_worlds(state, 1, 60 * len(everyone))
+        assert set(counts) <= set(everyone)
+        observed = np.array([counts[world] for world in everyone])
+        assert stats.chisquare(observed).pvalue > 1e-3
+        seen = state.observation(1)
+        for world in determinize(state, 1, rng=seed, count=10):
+            # Replayed, the world's taker shows the same count and the same two trumps.
+            again = world.observation(1)
+            assert again.poignee_counts == seen.poignee_counts
+            assert again.poignees == seen.poignees
+        checked += 1
+    assert checked >= 3
+
+
+# --------------------------------------------------------------------------------------------
+# Out-of-range input to every entry point that reaches compiled code: an error, never a crash
+# --------------------------------------------------------------------------------------------
+
+
+def test_out_of_range_input_raises_tarot_input_error_never_crashes() -> None:
+    """Every call of tests/out_of_range_calls.py, in a child process: compiled code reading
+    out of its arrays would kill it (a segmentation fault), which fails this test instead of
+    the test run."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.out_of_range_calls"],
+        capture_output=True, text=True, check=False, cwd=Path(__file__).resolve().parents[1],
+    )  # fmt: skip
+    said = f"{done.stdout[-2000:]}{done.stderr[-2000:]}"
+    assert done.returncode == 0, f"exit {done.returncode}: {said}"
+    answers = dict(line.split(": ", 1) for line in done.stdout.splitlines())
+    assert len(answers) == 22 * 10
+    accepted = {name for name, said in answers.items() if said == "accepted"}
+    refused = {name for name, said in answers.items() if said == "TarotInputError"}
+    assert refused | accepted == set(answers), set(answers) - refused - accepted
+    # What is accepted is what is right somewhere: a count of worlds, a card (9, 4; "1" in the
+    # notation is the trump 1), -1 left to the table, 78 the action pass, no dealer given.
+    assert accepted == {
+        *(f"choose_action worlds {v}" for v in (9, 4, 100, 78)),
+        *(f"{call} {v}" for call in ("legal_plays hand", "legal_plays trick", "trick_winner")
+          for v in (9, 4)),
+        "legal_plays trick '1'", "trick_winner '1'",
+        "forced taker -1", "forced call -1", "env step 78", "dealer None",
+    }  # fmt: skip

@@ -677,7 +677,8 @@ def play(
     taker = view[_state.V_TAKER]
     chelem_taker = view[_state.V_CHELEM] == 1 and seat == taker
     has_excuse = legal_hi & EXCUSE_HI != ZERO
-    # The Excuse played at the last trick is lost: play it at the one before at the latest.
+    # The Excuse played at the last trick is not kept (docs/rules.md#the-excuse): it changes
+    # sides, or goes with a trick it cannot win. Play it at the one before at the latest.
     if has_excuse and not chelem_taker and t >= tricks - 2:
         return EXCUSE
     real_lo = legal_lo

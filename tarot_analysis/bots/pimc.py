@@ -15,8 +15,10 @@ What a world agrees with:
 - the seat's own hand, every card played, the trick on the table, the voids the table has
   seen (a seat that did not follow holds none of the suit; one that did not trump, no trump);
 - the poignées shown (the cards stay with the seat that showed them, and it holds no other
-  trump), the dog once shown (its cards are in the taker's hand or the écart), the écart's
-  rules (no king or bout where forbidden; the trumps it holds when the rules show them);
+  trump; where a poignée shows only the count, the highest and the lowest trump, the seat
+  holds as many more trumps as the count leaves, all between those two), the
+  dog once shown (its cards are in the taker's hand or the écart), the écart's rules (no king
+  or bout where forbidden; the trumps it holds when the rules show them);
 - the auction and the announcements, read as the heuristic bot would have made them: a seat
   that bid a Garde holds a hand the heuristic values at a Garde, a silent seat holds less, and
   a defender that showed no poignée holds no double one. Worlds are drawn uniformly among the
@@ -51,13 +53,16 @@ from tarot_analysis.bots import ENDGAME_SHIFT, MAX_PIMC_WORLDS, WORLDS_SHIFT, he
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import (
     EXCUSE,
+    EXCUSE_HI,
     N_SUIT_CARDS,
     ONE,
     PETIT,
     TRUMPS_HI,
     TWENTY_ONE,
     ZERO,
+    highest_bit,
     holds,
+    lowest,
     size,
 )
 from tarot_analysis.engine.core import ecart_sets, poignee_level
@@ -108,6 +113,7 @@ from tarot_analysis.engine.state import (
     S_OUT,
     S_PARTS,
     S_PASSER,
+    S_POIGNEE_COUNT,
     S_POIGNEES,
     S_SIDE,
     S_TAKER,
@@ -130,7 +136,7 @@ from tarot_analysis.engine.state import (
     show_poignee,
     start,
 )
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, seat_number
 
 __all__ = [
     "DEFAULT_WORLDS",
@@ -164,9 +170,13 @@ ENDGAME_CARDS: Final = 20
 #: Entries of the double-dummy table of a workspace: 2 ** bits.
 _ENDGAME_TABLE_BITS: Final = 15
 
-_MAX_PLACES: Final = MAX_SEATS + 1  # the other seats, and the dog or the écart
+# The other seats, the dog or the écart, and the hidden trumps of a poignée that showed only its
+# count, highest and lowest (the taker's: the only one that shows that way).
+_MAX_PLACES: Final = MAX_SEATS + 2
 _DOG_PLACE: Final = -1
 _ECART_PLACE: Final = -2
+#: ``_HIDDEN_TRUMPS + seat``: the unseen trumps of that seat's poignée shown by its count.
+_HIDDEN_TRUMPS: Final = MAX_SEATS
 _MAX_FAILED: Final = 1000
 
 
@@ -253,6 +263,10 @@ def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
         for _ in range(players - 1):
             table_size *= p[R.HAND_SIZE] + 1
         table_size *= max(p[R.DOG_SIZE], 0) + 1
+        if p[R.POIGNEE_SHOWS_ENDS]:
+            # The taker's hand split in two places: (a + 1)(b + 1) rooms with a + b ≤ hand.
+            half = p[R.HAND_SIZE] // 2 + 1
+            table_size = table_size // (p[R.HAND_SIZE] + 1) * half * half
     try_m = np.zeros(N_M, dtype=np.uint64)
     try_s = np.zeros(N_S, dtype=np.int64)
     endgames = endgames and not p[R.TAROCCO]
@@ -373,6 +387,19 @@ def _places(m: Any, s: Any, me: int, p: Any, ws: Workspace) -> tuple[int, int]:
             shown_lo, shown_hi
         )
         places += 1
+    if p[R.POIGNEE_SHOWS_ENDS]:
+        # A poignée that showed only its count: its other trumps are a place of their own.
+        for seat in range(players):
+            if seat == me or s[S_POIGNEES + seat] == 0:
+                continue
+            held = m[M_SHOWN + 2 * seat + 1] | (ws.played_by[seat, 1] & (TRUMPS_HI | EXCUSE_HI))
+            hidden = s[S_POIGNEE_COUNT + seat] - popcount(held)
+            for g in range(places):
+                if ws.place_of[g] == seat:
+                    ws.capacity[g] -= hidden
+            ws.place_of[places] = _HIDDEN_TRUMPS + seat
+            ws.capacity[places] = hidden
+            places += 1
     ecart_size = size(m[M_ECART], m[M_ECART + 1])
     shown_ecart_hi = ZERO
     if not dog_taken:
@@ -398,7 +425,11 @@ def _places(m: Any, s: Any, me: int, p: Any, ws: Workspace) -> tuple[int, int]:
         suit = card // 14 if card < N_SUIT_CARDS else -1
         for g in range(places):
             place = ws.place_of[g]
-            if place >= 0:
+            if place >= _HIDDEN_TRUMPS:
+                may = card >= EXCUSE and _between_shown_ends(m, place - _HIDDEN_TRUMPS, card)
+                if in_shown_dog and place - _HIDDEN_TRUMPS != taker:
+                    may = False
+            elif place >= 0:
                 voids = s[S_VOIDS + place]
                 may = True
                 if suit >= 0 and (voids >> suit) & 1:
@@ -406,7 +437,9 @@ def _places(m: Any, s: Any, me: int, p: Any, ws: Workspace) -> tuple[int, int]:
                 if card > EXCUSE and voids & NO_TRUMPS:
                     may = False
                 if card >= EXCUSE and s[S_POIGNEES + place] > 0:
-                    may = False  # a poignée shows every trump and the Excuse of its hand
+                    # A poignée shows every trump and the Excuse of its hand (or its count: the
+                    # others are then in its place of hidden trumps).
+                    may = False
                 if in_shown_dog and place != taker:
                     may = False
             elif place == _ECART_PLACE:
@@ -416,6 +449,18 @@ def _places(m: Any, s: Any, me: int, p: Any, ws: Workspace) -> tuple[int, int]:
             ws.may[n, g] = may
         n += 1
     return places, n
+
+
+@njit(**KERNEL)
+def _between_shown_ends(m: Any, seat: int, card: int) -> bool:
+    """Whether ``card`` may be among the hidden trumps of a poignée that showed only its
+    highest and lowest trump: the Excuse, or a trump between the two."""
+    ends = m[M_SHOWN + 2 * seat + 1] & TRUMPS_HI
+    if card == EXCUSE:
+        return True
+    if ends == ZERO:
+        return False
+    return lowest(ZERO, ends) < card < N_SUIT_CARDS + highest_bit(ends)
 
 
 # --------------------------------------------------------------------------------------------
@@ -459,6 +504,8 @@ def _hands_now(
         ws.now[ecart_row, 1] = m[M_ECART + 1] & TRUMPS_HI if p[R.ECART_TRUMPS_SHOWN] else ZERO
     for i in range(n):
         place = ws.place_of[chosen[i]]
+        if place >= _HIDDEN_TRUMPS:
+            place -= _HIDDEN_TRUMPS
         row = place if place >= 0 else (dog_row if place == _DOG_PLACE else ecart_row)
         _add(ws.now, row, ws.unseen[i])
 
@@ -929,10 +976,12 @@ def choose_action(
             f"the pimc bot searches cards, bids, calls and poignées; the decision is "
             f"{state.decision}"
         )
+    if isinstance(worlds, bool) or not isinstance(worlds, int | np.integer):
+        raise TarotInputError(f"worlds must be a whole number, got {worlds!r}")
     if not 1 <= worlds <= MAX_PIMC_WORLDS:
         raise TarotInputError(f"worlds must be from 1 to {MAX_PIMC_WORLDS}, got {worlds}")
     p, half = state.engine.params, state.engine.half_points
-    ws = workspace(p, state.engine.scoring, np.array([PIMC + (worlds << BUDGET_SHIFT)]))
+    ws = workspace(p, state.engine.scoring, np.array([PIMC + (int(worlds) << BUDGET_SHIFT)]))
     m, s = state.m.copy(), state.s.copy()
     rng = _generator(seed)
     if state.decision != "card":
@@ -956,6 +1005,7 @@ def sample_world(state: GameState, seat: int, seed: int | np.random.SeedSequence
     >>> world.hand(1) == state.hand(1), world.hand(2) == state.hand(2)
     (True, False)
     """
+    seat = seat_number(seat, state.rules.players)
     if state.decision != "card":
         raise TarotInputError(
             f"worlds are drawn at a card decision; the decision is {state.decision}"

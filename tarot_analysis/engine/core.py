@@ -77,12 +77,10 @@ def first_call_candidates(lo: np.uint64, p: Any) -> np.uint64:
 def second_call_candidates(lo: np.uint64, called_1: int) -> np.uint64:
     """The cards a six-player taker holding ``lo`` may call second, after ``called_1``
     (docs/rules.md#calling-a-partner-five-and-six-players): a queen other than the first call;
-    holding all four queens, any other suit card that is neither a king nor a queen. Never two
+    holding all four queens, one of its own queens or any other suit card but a king. Never two
     kings, never the same card twice."""
-    if lo & QUEENS_LO == QUEENS_LO:
-        candidates = SUIT_CARDS_LO & ~KINGS_LO & ~QUEENS_LO
-    else:
-        candidates = QUEENS_LO
+    holds_all_queens = lo & QUEENS_LO == QUEENS_LO
+    candidates = SUIT_CARDS_LO & ~KINGS_LO if holds_all_queens else QUEENS_LO
     if 0 <= called_1 < N_SUIT_CARDS:
         candidates &= ~(ONE << np.uint64(called_1))
     return candidates
@@ -176,4 +174,19 @@ def legal_cards(
         higher = trumps_above(hi, top_trump)
         if higher != ZERO:
             return ZERO, higher | excuse
+        if led == TRUMP_LED and p[R.TRUMP_LEAD_ANY_CARD]:
+            return lo, hi  # unable to beat a trump lead: any card, where the rules say so
     return ZERO, trumps | excuse
+
+
+@njit(**KERNEL)
+def excuse_last_trick_side(owner_side: int, winner_side: int, p: Any) -> int:
+    """The side that takes the Excuse played to the last trick, outside a chelem
+    (docs/rules.md#the-excuse): the opponents of ``owner_side``, the side that played it,
+    whoever wins the trick, where the rules say it changes sides (FFT, the Russian-language rule
+    text); else ``winner_side``, the side winning the trick (the Russian-language text for four
+    players). Sides are 1 attack, 0 defence.
+    The engine's tricks and the solver's counts both ask this."""
+    if p[R.EXCUSE_LAST_CHANGES_SIDES]:
+        return 1 - owner_side
+    return winner_side

@@ -63,7 +63,10 @@ SP_ANNOUNCED_FAILED: Final = 25
 SP_UNANNOUNCED_MADE: Final = 26
 SP_DEFENCE_CHELEM: Final = 27
 SP_FRACTIONS: Final = 28  # 2: the share of each called card's holder
-N_SCORING: Final = 30
+# The share of a partner holding both called cards: 0 the first card's, 1 the second's, 2 both.
+SP_BOTH_CALLS: Final = 30
+N_SCORING: Final = 31
+_BOTH_CALLS = {"first_share": 0, "second_share": 1, "both_shares": 2}
 
 _PETIT_TO_ATTACK: Final = 1
 _PETIT_TO_DEFENCE: Final = 0
@@ -92,6 +95,7 @@ def scoring_params(rules: Rules) -> npt.NDArray[np.float64]:
     sp[SP_DEFENCE_CHELEM] = chelem.defence
     for index, fraction in enumerate(rules.shares.partner_fractions):
         sp[SP_FRACTIONS + index] = float(fraction)
+    sp[SP_BOTH_CALLS] = _BOTH_CALLS[rules.shares.both_calls_one_partner]
     return sp
 
 
@@ -136,10 +140,11 @@ def seat_scores(out: Any, poignees: Any, sp: Any, scores: Any) -> None:
             defenders += 1
     total = (per_defender - takers_own) * defenders
     rest = total
-    if partner_1 >= 0:
+    one_partner = partner_1 >= 0 and partner_1 == partner_2
+    if partner_1 >= 0 and not (one_partner and sp[SP_BOTH_CALLS] == 1):
         scores[partner_1] += total * sp[SP_FRACTIONS]
         rest -= total * sp[SP_FRACTIONS]
-    if partner_2 >= 0:
+    if partner_2 >= 0 and not (one_partner and sp[SP_BOTH_CALLS] == 0):
         scores[partner_2] += total * sp[SP_FRACTIONS + 1]
         rest -= total * sp[SP_FRACTIONS + 1]
     scores[taker] += rest + takers_own * defenders

@@ -8,9 +8,15 @@ the deals consistent with the seat's observation
 (:meth:`~tarot_analysis.engine.game.GameState.observation`):
 
 - its own hand and every card played stay where they are;
-- a seat seen void in a suit holds none of it, one seen without trumps holds no trump;
+- a seat seen void in a suit holds none of it, one seen without trumps holds no trump (under
+  ``trump_lead_unable_to_beat = "any_card"`` a card other than a trump on a trump lead shows
+  no void: the worlds then leave out only what the voids say, not that the player held no
+  higher trump);
 - the cards shown with a poignée stay with the seat that showed them, until played, and that
-  seat holds no other trump (a poignée shows every trump and the Excuse of the hand);
+  seat holds no other trump (a poignée shows every trump and the Excuse of the hand); where
+  the rules show only the count, the highest and the lowest trump, the seat holds exactly as
+  many unseen trumps (or the Excuse) as that count leaves, all between those two (a place of
+  its own in the sampler, :data:`HIDDEN_TRUMPS`);
 - a dog that was shown (Prise, Garde) is in the taker's hand or the écart, and the écart holds
   no card the rules forbid there (kings, bouts), nor a trump unless the rules show discarded
   trumps, in which case the shown ones are there and no other;
@@ -47,6 +53,14 @@ __all__ = ["consistent_places", "count_ways", "determinize", "sample_into", "sam
 #: The places a card can be, besides the hands: the dog, the écart.
 DOG: int = -1
 ECART: int = -2
+#: ``HIDDEN_TRUMPS + seat``: the unseen trumps of a seat whose poignée showed only their count,
+#: the highest and the lowest (a part of that seat's hand with a room of its own).
+HIDDEN_TRUMPS: int = 16
+
+
+def holder_of(place: int) -> int:
+    """The seat (or :data:`DOG`, :data:`ECART`) that a place of :func:`consistent_places` is."""
+    return place - HIDDEN_TRUMPS if place >= HIDDEN_TRUMPS else place
 
 
 def consistent_places(
@@ -88,10 +102,31 @@ def consistent_places(
     unseen = sorted(card for place in places for card in content[place] if card not in known)
     room = {place: len(content[place] - known) for place in places}
 
+    # A poignée that showed only the count, the highest and the lowest trump: the seat's other
+    # trumps (and the Excuse) are a part of its hand of known size, between those two.
+    ends: dict[int, tuple[int, int]] = {}
+    if rules.poignee.shown == "count_highest_lowest":
+        played_by = _played_by_seat(state)
+        for k in [place for place in places if place >= 0]:
+            level, shown = observation.poignees[k]
+            if not level:
+                continue
+            # Its trumps and Excuse when it showed: the two shown, those played, the hidden.
+            out = set(shown) | {card for card in played_by[k] if card >= cards.EXCUSE}
+            hidden = observation.poignee_counts[k] - len(out)
+            trumps = [card for card in shown if card > cards.EXCUSE]
+            ends[k] = (min(trumps, default=cards.EXCUSE), max(trumps, default=cards.EXCUSE))
+            places.append(HIDDEN_TRUMPS + k)
+            room[HIDDEN_TRUMPS + k] = hidden
+            room[k] -= hidden
+
     suits_of = {card: (card // 14 if card < cards.N_SUIT_CARDS else None) for card in unseen}
     dog_seen = set(observation.dog or ()) if dog_taken else set()
 
     def may_hold(place: int, card: int) -> bool:
+        if place >= HIDDEN_TRUMPS:
+            low, high = ends[place - HIDDEN_TRUMPS]
+            return card == cards.EXCUSE or low < card < high
         if place >= 0:
             if card >= cards.EXCUSE and observation.poignees[place][0]:
                 return False  # a poignée shows every trump and the Excuse of its hand
@@ -110,7 +145,7 @@ def consistent_places(
     for card in unseen:
         where = [place for place in places if may_hold(place, card)]
         if card in dog_seen and not tarocco:
-            where = [place for place in where if place in (taker, ECART)]
+            where = [place for place in where if holder_of(place) in (taker, ECART)]
         allowed[card] = where
     return places, allowed, room
 
@@ -290,7 +325,7 @@ def _rebuilt(
     for place in now:
         now[place] -= moved
     for card, index in zip(unseen, chosen, strict=True):
-        now[places[int(index)]].add(card)
+        now[holder_of(places[int(index)])].add(card)
 
     # Each seat's hand as dealt: what it holds now and what it played; the taker (Tarocco: the
     # dealer) also what it discarded, less the dog it took.
@@ -314,6 +349,7 @@ def _rebuilt(
         forced=forced,
         dealer=taker if rules.tarocco is not None else None,
         engine=state.engine,
+        _whole_deal=False,  # the dog cards seen may stand in the taker's dealt hand
     )
     _replay_actions(world, state, sorted(now[ECART]))
     return world

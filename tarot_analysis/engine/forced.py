@@ -53,7 +53,9 @@ def checked_forced(
 
 def passing(seat: int) -> int:
     """The forced taker that holds an auction in which ``seat`` must pass: ``-2 - seat``."""
-    return -2 - seat
+    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or seat < 0:
+        raise TarotInputError(f"passing(seat) needs a seat number, 0 or more, got {seat!r}")
+    return -2 - int(seat)
 
 
 def forced_rows(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.NDArray[np.int64]:
@@ -63,7 +65,13 @@ def forced_rows(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.N
     and calls that no hand could make."""
     if forced is None:
         return np.full((deals, 4), -1, dtype=np.int64)
-    rows = np.asarray(forced, dtype=np.int64)
+    given = np.asarray(forced, dtype=object if _has_none(forced) else None)
+    if given.dtype.kind not in "iu":
+        raise TarotInputError(
+            "forced contracts are whole numbers (seat, contract index, card ids; -1 left to "
+            f"the table), got {np.asarray(forced, dtype=object).tolist()!r:.80}"
+        )
+    rows = given.astype(np.int64)
     if rows.ndim == 1 and rows.shape != (4,):
         raise TarotInputError(
             "a forced contract for every deal has 4 values (taker, contract, called card 1 "
@@ -83,6 +91,9 @@ def forced_rows(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.N
         raise TarotInputError(
             "a seat made to pass needs a seat of the rules, and no forced contract or call"
         )
+    if np.any(rows[:, 2:] < -1):
+        deal = int(np.flatnonzero((rows[:, 2:] < -1).any(axis=1))[0])
+        raise TarotInputError(f"a forced call is a card id or -1 (left to the table) (deal {deal})")
     for which in (1, 2):
         called = rows[:, 1 + which]
         asked = called >= 0
@@ -118,6 +129,16 @@ def forced_rows(forced: npt.ArrayLike | None, deals: int, rules: Rules) -> npt.N
                 f"depends on the taker's hand (deal {deal})"
             )
     return np.ascontiguousarray(rows)
+
+
+def _has_none(forced: object) -> bool:
+    """Whether ``forced``, a row or rows of numbers, holds ``None`` (NumPy would refuse it with
+    a ``TypeError`` of its own)."""
+    if forced is None:
+        return True
+    if isinstance(forced, list | tuple):
+        return any(_has_none(item) for item in forced)
+    return False
 
 
 def _card_text(card: int) -> str:
@@ -168,8 +189,8 @@ def check_forced_calls(
             rule = f"seat {taker} holds {holding}, so calls a {ranks[whole]}"
     elif lo & cards.QUEENS_MASK == cards.QUEENS_MASK:
         rule = (
-            f"seat {taker} holds all four queens, so the second call is a knight, a jack or a "
-            "low suit card, not already called"
+            f"seat {taker} holds all four queens, so the second call is one of them or any "
+            "other suit card but a king, not already called"
         )
     else:
         rule = "the second call is a queen other than the first call"

@@ -30,7 +30,7 @@ from tarot_analysis.engine import state as S
 from tarot_analysis.engine.forced import checked_forced, masks_of
 from tarot_analysis.engine.outcome import N_OUTCOME, REDEAL_NONE
 from tarot_analysis.engine.params import EngineRules, engine_rules
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, seat_number
 from tarot_analysis.rules import Rules
 
 __all__ = ["GameState", "Observation", "action_name"]
@@ -44,6 +44,8 @@ def action_name(action: int, rules: Rules | None = None) -> str:
     >>> action_name(S.PASS), action_name(S.SHOW_0 + 2), action_name(77)
     ('pass', 'poignée double', '21')
     """
+    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        return f"{action!r} (not an action)"
     if 0 <= action < S.N_CARD_ACTIONS:
         return cards.card_name(action)
     if action == S.PASS:
@@ -69,6 +71,24 @@ def _ids(lo: int | np.uint64, hi: int | np.uint64) -> tuple[int, ...]:
     return tuple(cards.from_mask(int(lo), int(hi)))
 
 
+def _check_deal(rules: Rules, deal: npt.NDArray[np.uint64]) -> None:
+    """Refuse masks that are not a deal of ``rules``: a bit beyond the 78 cards, a card in two
+    rows, a hand or a dog of the wrong size."""
+    seen_lo = seen_hi = 0
+    for row, (lo, hi) in enumerate(deal.tolist()):
+        where = f"seat {row}" if row < rules.players else "the dog"
+        if lo >> cards.N_SUIT_CARDS or hi >> (cards.N_CARDS - cards.N_SUIT_CARDS):
+            raise TarotInputError(f"{where}: the mask holds a bit beyond the 78 cards")
+        if lo & seen_lo or hi & seen_hi:
+            twice = cards.from_mask(lo & seen_lo, hi & seen_hi)[0]
+            raise TarotInputError(f"{where}: {cards.card_name(twice)} is dealt twice")
+        seen_lo, seen_hi = seen_lo | lo, seen_hi | hi
+        held = int(lo).bit_count() + int(hi).bit_count()
+        expected = rules.hand_size if row < rules.players else rules.dog_size
+        if held != expected:
+            raise TarotInputError(f"{where} holds {held} cards, {expected} expected")
+
+
 @dataclass(frozen=True)
 class Observation:
     """What one seat may know at one moment of a deal, built from the state by
@@ -85,9 +105,12 @@ class Observation:
       ``taker`` and ``contract`` (−1 and ``None`` before the auction ends; Tarocco: the dealer,
       no contract), ``called`` cards, ``partners`` seen so far (a called card played),
       ``dog`` when shown (``None`` otherwise), ``poignees`` (each seat's level and the cards
-      shown), ``chelem`` announced, every finished trick in ``tricks`` (leader, cards in play
-      order), the trick in progress (``trick_leader``, ``trick``), and ``voids``: per seat
-      the suits (0–3) it was seen to lack, and 4 once it failed to trump (no trumps left).
+      shown: every trump and the Excuse, or under ``poignee.shown = "count_highest_lowest"``
+      only the highest and the lowest trump), ``poignee_counts`` (the trumps with the Excuse
+      each poignée counted, 0 where none was shown), ``chelem`` announced, every finished
+      trick in ``tricks`` (leader, cards in play order), the trick in progress
+      (``trick_leader``, ``trick``), and ``voids``: per seat the suits (0–3) it was seen to
+      lack, and 4 once it failed to trump (no trumps left).
     - Its own: ``ecart``, the cards it discarded (the taker's écart, the Tarocco dealer's
       discard); another seat sees only the trumps of an écart that the rules show.
     """
@@ -113,6 +136,7 @@ class Observation:
     trick_leader: int
     trick: tuple[int, ...]
     voids: tuple[frozenset[int], ...]
+    poignee_counts: tuple[int, ...] = ()
 
     @property
     def hand_text(self) -> str:
@@ -137,6 +161,9 @@ class GameState:
     cards) as two-word masks; ``forced`` fixes taker, contract and called cards as in
     :func:`tarot_analysis.play.play`; ``dealer`` is the dealing seat in Tarocco (default the
     last seat). Build one with :meth:`deal` (a uniformly random deal) or :meth:`from_hands`.
+    Masks that are no deal of ``rules`` (a card twice, a bit beyond the 78 cards, a hand or a
+    dog of the wrong size), a seat, an action or a forced row out of range raise
+    ``TarotInputError`` before any compiled code reads them.
     """
 
     __slots__ = ("_mask", "engine", "m", "rules", "s")
@@ -149,6 +176,7 @@ class GameState:
         forced: Sequence[int] | None = None,
         dealer: int | None = None,
         engine: EngineRules | None = None,
+        _whole_deal: bool = True,
     ) -> None:
         self.rules = rules
         self.engine = engine if engine is not None else engine_rules(rules)
@@ -158,14 +186,14 @@ class GameState:
                 f"a deal of {rules.name} is {rules.players} hands and a dog, as masks of shape "
                 f"({rules.players + 1}, 2); got {deal.shape}"
             )
+        if _whole_deal:  # a world rebuilt by determinize may move shown dog cards to the taker
+            _check_deal(rules, deal)
         row = np.full(4, -1, dtype=np.int64)
         if forced is not None:
             if rules.tarocco is not None:
                 raise TarotInputError(f"{rules.name}: nobody takes in Tarocco, nothing to force")
             row = checked_forced(rules, deal[None], forced)[0]
-        seat = rules.players - 1 if dealer is None else dealer
-        if not 0 <= seat < rules.players:
-            raise TarotInputError(f"dealer must be a seat from 0 to {rules.players - 1}")
+        seat = rules.players - 1 if dealer is None else seat_number(dealer, rules.players, "dealer")
         self.m, self.s = S.new_arrays()
         self._mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
         S.start(self.m, self.s, deal, row, seat, self.engine.params, self.engine.half_points)
@@ -219,16 +247,20 @@ class GameState:
         naming the seat, the decision and the action."""
         if self.is_over:
             raise TarotInputError(f"the deal is over: no action {action_name(action)} to take")
-        S.legal_mask(self.m, self.s, self.engine.params, self._mask)
-        if (
-            not (isinstance(action, int | np.integer) and 0 <= action < S.N_ACTIONS)
-            or not (self._mask[int(action)])
-        ):
-            legal = ", ".join(action_name(int(a), self.rules) for a in np.flatnonzero(self._mask))
+        if isinstance(action, bool) or not isinstance(action, int | np.integer):
             raise TarotInputError(
-                f"seat {self.actor}, {self.decision}: {action_name(int(action), self.rules)} "
-                f"(action {action}) is not legal; legal: {legal}"
+                f"an action is a number from 0 to {S.N_ACTIONS - 1} (see legal_actions() and "
+                f"action_name()), got {action!r}"
             )
+        S.legal_mask(self.m, self.s, self.engine.params, self._mask)
+        if not 0 <= action < S.N_ACTIONS or not self._mask[int(action)]:
+            legal = ", ".join(action_name(int(a), self.rules) for a in np.flatnonzero(self._mask))
+            what = (
+                f"{action_name(int(action), self.rules)} (action {action}) is not legal"
+                if 0 <= action < S.N_ACTIONS
+                else f"{action} is not an action (actions run from 0 to {S.N_ACTIONS - 1})"
+            )
+            raise TarotInputError(f"seat {self.actor}, {self.decision}: {what}; legal: {legal}")
         S.apply(self.m, self.s, int(action), self.engine.params, self.engine.half_points)
 
     def copy(self) -> GameState:
@@ -268,6 +300,16 @@ class GameState:
         table = score_outcomes(self.raw_outcome()[None], self.poignees()[None], self.rules)
         return table[[f"score_{seat}" for seat in range(players)]].to_numpy()[0]
 
+    def _bids_spoken(self) -> tuple[int, ...]:
+        """Every seat's bid, −2 for a seat yet to speak: the auction opens with every seat at
+        −1 and goes once round from seat 0, so during it the seat to act and those after it
+        have not spoken."""
+        players = self.rules.players
+        bids = [int(b) for b in self.s[S.S_BIDS : S.S_BIDS + players]]
+        if self.decision == "bid":
+            bids[self.actor :] = [-2] * (players - self.actor)
+        return tuple(bids)
+
     @property
     def is_played(self) -> bool:
         """Over, and played to the end rather than redealt."""
@@ -279,14 +321,14 @@ class GameState:
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The cards ``seat`` holds now."""
+        seat = seat_number(seat, self.rules.players)
         return _ids(self.m[S.M_HANDS + 2 * seat], self.m[S.M_HANDS + 2 * seat + 1])
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may know now (see :class:`Observation`)."""
         rules = self.rules
         players = rules.players
-        if not 0 <= seat < players:
-            raise TarotInputError(f"seat must be from 0 to {players - 1}, got {seat}")
+        seat = seat_number(seat, players)
         m, s = self.m, self.s
         kind = int(s[S.S_KIND])
         to_act = kind != S.OVER and int(s[S.S_ACTOR]) == seat
@@ -341,7 +383,7 @@ class GameState:
             legal_actions=tuple(int(a) for a in np.flatnonzero(mask)),
             action_mask=mask,
             hand=self.hand(seat),
-            bids=tuple(int(b) for b in s[S.S_BIDS : S.S_BIDS + players]),
+            bids=self._bids_spoken(),
             taker=taker,
             contract=contract,
             called=called,
@@ -354,6 +396,7 @@ class GameState:
             trick_leader=int(s[S.S_LEADER]) if kind == S.CARD else -1,
             trick=tuple(int(s[S.S_TRICK_CARDS + k]) for k in range(in_trick)),
             voids=voids,
+            poignee_counts=tuple(int(s[S.S_POIGNEE_COUNT + k]) for k in range(players)),
         )
 
     @property

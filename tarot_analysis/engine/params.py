@@ -52,7 +52,14 @@ ALL_TRICKS_PREMIUM: Final = 33
 #: DOG_* of each contract, lowest first, from here (at most eight contracts).
 CONTRACT_DOG: Final = 34
 ECART_TRUMPS_SHOWN: Final = CONTRACT_DOG + 8  # 1: trumps in the écart are shown to all
-N_PARAMS: Final = ECART_TRUMPS_SHOWN + 1
+# 1: the Excuse played to the last trick (no chelem) goes to the opponents of its side; 0: to
+# the side winning the trick (``rules.excuse_last_trick``).
+EXCUSE_LAST_CHANGES_SIDES: Final = ECART_TRUMPS_SHOWN + 1
+# 1: on a trump lead, a player unable to beat the trumps in the trick may play any card.
+TRUMP_LEAD_ANY_CARD: Final = EXCUSE_LAST_CHANGES_SIDES + 1
+# 1: a poignée shows only the count, the highest and the lowest trump (``poignee.shown``).
+POIGNEE_SHOWS_ENDS: Final = TRUMP_LEAD_ANY_CARD + 1
+N_PARAMS: Final = POIGNEE_SHOWS_ENDS + 1
 
 ALLOWED: Final = 0
 IF_FORCED: Final = 1
@@ -104,6 +111,9 @@ def engine_rules(rules: Rules) -> EngineRules:
     p[CHELEM_PETIT_PENULTIMATE] = rules.chelem.petit_au_bout_penultimate
     p[PETIT_AU_BOUT_SCORED] = rules.has_petit_au_bout
     p[CALL_ANY_HOLDING_ALL_KINGS] = rules.call_holding_all_kings == "any_suit_card"
+    p[EXCUSE_LAST_CHANGES_SIDES] = rules.excuse_last_trick == "changes_sides"
+    p[TRUMP_LEAD_ANY_CARD] = rules.trump_lead_unable_to_beat == "any_card"
+    p[POIGNEE_SHOWS_ENDS] = rules.poignee.shown == "count_highest_lowest"
     tarocco = rules.tarocco
     if tarocco is not None:
         p[TAROCCO] = 1

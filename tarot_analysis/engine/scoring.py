@@ -262,10 +262,10 @@ def _shared_scores(
     """Every seat's score: each defender −per_defender, the attack's total shared.
 
     The attack's total is per_defender times the number of defenders. The holder of called
-    card i gets ``partner_fractions[i]`` of it (both fractions when one partner holds both
-    cards) and the taker the rest; a taker alone faces ``players − 1`` defenders and so gets
-    ``shares.alone`` times per_defender. The part ``taker_alone`` of per_defender is not
-    shared: the taker alone wins it from each defender.
+    card i gets ``partner_fractions[i]`` of it (a partner holding both cards the share
+    ``shares.both_calls_one_partner`` says) and the taker the rest; a taker alone faces
+    ``players − 1`` defenders and so gets ``shares.alone`` times per_defender. The part
+    ``taker_alone`` of per_defender is not shared: the taker alone wins it from each defender.
     """
     players = rules.players
     seats = np.arange(players)
@@ -276,9 +276,14 @@ def _shared_scores(
 
     scores = np.where(attacking, 0.0, -per_defender[:, None])
     taker_share = attack_total + np.where(played, taker_alone * defenders, 0.0)
-    for fraction, holder in zip(rules.shares.partner_fractions, partners, strict=False):
+    one_partner = (partners[0] >= 0) & (partners[0] == partners[1])
+    dropped = {"first_share": 1, "second_share": 0}.get(rules.shares.both_calls_one_partner, -1)
+    for index, (fraction, holder) in enumerate(
+        zip(rules.shares.partner_fractions, partners, strict=False)
+    ):
         # Numerator first, then one division: 1/3 of 81 is exactly 27.
-        share = np.where(holder >= 0, attack_total * fraction.numerator / fraction.denominator, 0)
+        takes = (holder >= 0) & ~(one_partner & (index == dropped))
+        share = np.where(takes, attack_total * fraction.numerator / fraction.denominator, 0)
         held = np.flatnonzero(holder >= 0)
         scores[held, holder[held]] += share[held]
         taker_share -= share

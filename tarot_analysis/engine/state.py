@@ -47,12 +47,15 @@ from tarot_analysis.engine.cardsets import (
     bit_of,
     bouts_in,
     half_points_of,
+    highest_bit,
     holds,
+    lowest,
     size,
     suit_of,
 )
 from tarot_analysis.engine.core import (
     ecart_sets,
+    excuse_last_trick_side,
     first_call_candidates,
     has_petit_sec,
     legal_cards,
@@ -205,7 +208,9 @@ S_WON_BY: Final = S_PILES + MAX_SEATS  # MAX_SEATS, Tarocco: tricks won by seat
 S_PARTS: Final = S_WON_BY + MAX_SEATS  # N_PARTS × MAX_SEATS, Tarocco
 S_EVENTS: Final = S_PARTS + N_PARTS * MAX_SEATS  # N_EVENTS, Tarocco
 S_PASSER: Final = S_EVENTS + N_EVENTS  # a seat that must pass at the auction (−1: none)
-N_S: Final = S_PASSER + 1
+# MAX_SEATS: the trumps with the Excuse each seat's poignée counted (0: none shown)
+S_POIGNEE_COUNT: Final = S_PASSER + 1
+N_S: Final = S_POIGNEE_COUNT + MAX_SEATS
 
 
 def new_arrays() -> tuple[np.ndarray, np.ndarray]:
@@ -593,12 +598,22 @@ def discard(m: Any, s: Any, card: int, p: Any, half: Any) -> None:
 
 @njit(**KERNEL)
 def show_poignee(m: Any, s: Any, level: int, p: Any, half: Any) -> None:
-    """The seat to act shows a poignée of ``level`` (0: none): its trumps and Excuse, seen by
-    all."""
+    """The seat to act shows a poignée of ``level`` (0: none), seen by all: its trumps and
+    Excuse, or where the rules say so only how many, the highest and the lowest trump."""
     seat = s[S_ACTOR]
     s[S_POIGNEES + seat] = level
     if level > 0:
-        m[M_SHOWN + 2 * seat + 1] = m[M_HANDS + 2 * seat + 1] & (TRUMPS_HI | EXCUSE_HI)
+        held = m[M_HANDS + 2 * seat + 1] & (TRUMPS_HI | EXCUSE_HI)
+        s[S_POIGNEE_COUNT + seat] = popcount(held)
+        if p[R.POIGNEE_SHOWS_ENDS]:
+            trumps = held & TRUMPS_HI
+            ends = ZERO
+            if trumps != ZERO:
+                ends = ONE << np.uint64(highest_bit(trumps))
+                ends |= ONE << np.uint64(lowest(ZERO, trumps) - N_SUIT_CARDS)
+            m[M_SHOWN + 2 * seat + 1] = ends
+        else:
+            m[M_SHOWN + 2 * seat + 1] = held
     s[S_NEXT] += 1
     _next_poignee(m, s, p, half)
 
@@ -619,7 +634,7 @@ def play_card(m: Any, s: Any, card: int, p: Any, half: Any) -> None:
         return
     seat = s[S_ACTOR]
     k = s[S_IN_TRICK]
-    _lay(m, s, seat, card, k)
+    _lay(m, s, seat, card, k, p)
     if card == s[S_CALLED_1]:
         s[S_VIEW + V_PARTNER_1] = seat
     if card == s[S_CALLED_2]:
@@ -647,8 +662,10 @@ def play_card(m: Any, s: Any, card: int, p: Any, half: Any) -> None:
 
 
 @njit(**KERNEL)
-def _lay(m: Any, s: Any, seat: int, card: int, k: int) -> None:
-    """``card`` leaves ``seat``'s hand for place ``k`` of the trick; the voids it shows."""
+def _lay(m: Any, s: Any, seat: int, card: int, k: int, p: Any) -> None:
+    """``card`` leaves ``seat``'s hand for place ``k`` of the trick; the voids it shows (a
+    suit card on a trump lead shows no trump left, unless the rules let a player who cannot
+    beat the trick play any card)."""
     card_lo, card_hi = bit_of(card)
     m[M_HANDS + 2 * seat] &= ~card_lo
     m[M_HANDS + 2 * seat + 1] &= ~card_hi
@@ -661,7 +678,7 @@ def _lay(m: Any, s: Any, seat: int, card: int, k: int) -> None:
         s[S_VOIDS + seat] |= 1 << led
         if suit != TRUMP_LED:
             s[S_VOIDS + seat] |= NO_TRUMPS
-    elif led == TRUMP_LED and 0 <= suit < TRUMP_LED:
+    elif led == TRUMP_LED and 0 <= suit < TRUMP_LED and not p[R.TRUMP_LEAD_ANY_CARD]:
         s[S_VOIDS + seat] |= NO_TRUMPS
 
 
@@ -723,6 +740,15 @@ def _end_trick(m: Any, s: Any, p: Any, half: Any) -> None:
         s[S_BOUTS + owner] += 1
         if owner != side:
             s[S_EXCUSE_DEBTOR] = owner
+    elif excuse_at >= 0 and not chelem_excuse:
+        # At the last trick the Excuse changes sides, or goes with the trick, as the rules say.
+        owner = s[S_SIDE + (leader + excuse_at) % players]
+        taken_by = excuse_last_trick_side(owner, side, p)
+        if taken_by != side:
+            trick_half -= half[EXCUSE]
+            trick_bouts -= 1
+            s[S_HALF + taken_by] += half[EXCUSE]
+            s[S_BOUTS + taken_by] += 1
     s[S_HALF + side] += trick_half
     s[S_BOUTS + side] += trick_bouts
     s[S_WON + side] += 1
@@ -831,7 +857,7 @@ def _play_card_tarocco(m: Any, s: Any, card: int, p: Any, half: Any) -> None:
     seat = s[S_ACTOR]
     k = s[S_IN_TRICK]
     last = s[S_TRICK] == s[S_TRICKS] - 1
-    _lay(m, s, seat, card, k)
+    _lay(m, s, seat, card, k, p)
     led = s[S_LED]
     suit = suit_of(card)
     if card == EXCUSE and p[R.FOOL_EXCUSED] and not last:

@@ -7,12 +7,13 @@ import time
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from markupsafe import Markup
 
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.files import write_text
 from tarot_analysis.report import (
     bidding,
     contracts,
@@ -39,6 +40,11 @@ if TYPE_CHECKING:
 
 __all__ = ["PRINTING", "build_report", "render_page"]
 
+#: Said after the reason when no PDF could be printed: how to get one all the same.
+PDF_HOW_TO: Final = (
+    "the report is written as HTML: print it to PDF from a browser, or install Chromium "
+    "(on Debian, as root: make browser) and run the same command again, which reuses its runs"
+)
 #: The phase of printing the PDF, as the progress display names it.
 PRINTING = "printing"
 
@@ -119,7 +125,8 @@ def build_report(
     ``out_dir/strategy-<rules>-<bots>-<deals>.html``.
 
     ``pdf=True`` also prints it to a PDF beside it with a headless Chromium; when there is
-    none, or it fails, a warning says so in one line and the HTML stays. ``client``: a Dask
+    none, or it fails, a warning says so in one line, with how to get the PDF
+    (:data:`PDF_HOW_TO`), and the HTML stays. ``client``: a Dask
     client whose workers run the chunks (the same report as on local threads).
     """
     from tarot_analysis.memory import check_memory
@@ -142,6 +149,13 @@ def build_report(
     check_memory("guidance", deals, None, runs=2)
     check_output_path(target)  # a bad output folder fails before the runs, not after
     check_writable_folder(data_dir, " for the report's runs")
+    from tarot_analysis.guidance import MIN_FIT_DEALS
+
+    if deals < MIN_FIT_DEALS:
+        raise TarotInputError(
+            f"a report needs at least {MIN_FIT_DEALS:,} deals: its thresholds and its model are "
+            f"fitted to them (got {deals:,})"
+        )
     context = Context(
         rules=loaded,
         rules_argument=rules if isinstance(rules, str) else loaded.name,
@@ -177,13 +191,11 @@ def build_report(
         f"{context.bots_text}, {deals:,} deals.",
         sections,
     )
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    temporary.write_text(page, encoding="utf-8")
-    temporary.replace(target)
+    write_text(target, page)  # whole or not at all: a killed run leaves the old report
     if pdf:
         try:
             with step(PRINTING, progress, detail=f"{target.with_suffix('.pdf').name}, A4"):
                 render_pdf(target)
         except TarotInputError as error:
-            warnings.warn(f"{error}; the report stays HTML only", stacklevel=2)
+            warnings.warn(f"{error}; {PDF_HOW_TO}", stacklevel=2)
     return target

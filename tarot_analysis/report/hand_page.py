@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tarot_analysis.files import write_text
 from tarot_analysis.report.html import (
     Caption,
     Section,
@@ -207,5 +208,4 @@ def write_hand_page(
         + f"; {bots_text(analysis.bots)}.",
         sections,
     )
-    target.write_text(page, encoding="utf-8")
-    return target
+    return write_text(target, page)

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Final
 
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.files import replacing
 
 __all__ = ["CHROMIUM_FLAGS", "CHROMIUM_NAMES", "find_chromium", "render_pdf"]
 
@@ -61,10 +62,15 @@ def render_pdf(
         raise TarotInputError(
             f"no PDF: no headless Chromium found (looked for {', '.join(CHROMIUM_NAMES)})"
         )
-    with tempfile.TemporaryDirectory(prefix="tarot-chromium-") as profile:
+    # Printed to a temporary file beside the target, renamed when complete: a browser killed or
+    # a disk full midway leaves the old PDF, not a truncated one.
+    with (
+        tempfile.TemporaryDirectory(prefix="tarot-chromium-") as profile,
+        replacing(target) as temporary,
+    ):
         command = [
             browser, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", "--no-pdf-header-footer",
-            f"--print-to-pdf={target.resolve()}", source.as_uri(),
+            f"--print-to-pdf={temporary.resolve()}", source.as_uri(),
         ]  # fmt: skip
         try:
             done = subprocess.run(
@@ -72,7 +78,7 @@ def render_pdf(
             )
         except (OSError, subprocess.TimeoutExpired) as error:
             raise TarotInputError(f"no PDF: {browser} failed ({error})") from None
-    if done.returncode != 0 or not target.exists():
-        last = (done.stderr.strip().splitlines() or ["no message"])[-1]
-        raise TarotInputError(f"no PDF: {browser} exited with {done.returncode} ({last})")
+        if done.returncode != 0 or not temporary.exists():
+            last = (done.stderr.strip().splitlines() or ["no message"])[-1]
+            raise TarotInputError(f"no PDF: {browser} exited with {done.returncode} ({last})")
     return target

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pandas as pd
 
 from tarot_analysis import __version__
+from tarot_analysis.files import write_text
 from tarot_analysis.report.html import bots_label
 from tarot_analysis.simulate import json_value
 from tarot_analysis.stats import Z_95
@@ -177,9 +178,7 @@ def _stored_tables(
         "extra": extra,
     }
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(json.dumps(stored, indent=1), encoding="utf-8")
-    temporary.replace(path)  # atomic: a reader sees the old file or the new one
+    write_text(path, json.dumps(stored, indent=1))  # atomic: a reader sees the old or the new
     return Stored(path, stored["metadata"], tables, extra, False)
 
 

@@ -1,7 +1,8 @@
-"""Section "Summary": what to bid, on one printed page.
+"""Section "Summary": what to bid, on one printed page, in a player's words.
 
-The thresholds fitted on Chavey's count with their intervals beside the published ones, the
-best contract by range of count with its ties, what the published thresholds cost, the
+How to count a hand by Chavey's count, with a hand dealt under the report's rules counted part
+by part; the thresholds fitted on that count with their intervals beside the published ones,
+the best contract by range of count with its ties, what the published thresholds cost, the
 contracts at the table, which bots played and what that means, the same advice under other
 bots when such a run is at hand, and links to the sections that show the detail.
 """
@@ -15,6 +16,7 @@ from typing import Final, cast
 
 import pandas as pd
 
+from tarot_analysis import evaluators as ev
 from tarot_analysis.report.bidding import COUNTERFACTUAL, best_by_chavey_text
 from tarot_analysis.report.html import (
     Context,
@@ -23,7 +25,6 @@ from tarot_analysis.report.html import (
     bots_label,
     count,
     label,
-    mean_with_interval,
     percent,
     rate_with_interval,
     threshold,
@@ -31,7 +32,7 @@ from tarot_analysis.report.html import (
 from tarot_analysis.report.runs import Guidance, Stored
 from tarot_analysis.report.stronger import BotsComparison
 
-__all__ = ["BOT_MEANINGS", "section", "stronger_play"]
+__all__ = ["BOT_MEANINGS", "how_to_count", "section", "stronger_play"]
 
 #: What each bot is, said to a player.
 BOT_MEANINGS: Final[dict[str, str]] = {
@@ -58,6 +59,49 @@ def _meaning(name: str) -> str:
     return f"{name}: {meaning}" if base == name else f"{name} (a variant of {base}): {meaning}"
 
 
+def how_to_count(context: Context) -> dict[str, str]:
+    """Chavey's count told to a player, from the toolkit's own constants, and one hand dealt
+    under the report's rules and seed, counted part by part by :func:`~evaluators.chavey_sum`:
+    ``rules`` (how to count), ``hand`` (its cards), ``sum`` (the count part by part) and
+    ``bid`` (what the published thresholds bid with it)."""
+    from tarot_analysis.cards import Hand
+    from tarot_analysis.engine.game import GameState
+
+    rules = context.rules
+    petit = ev.PETIT_VALUE_BY_TRUMPS
+    least = ev.TRUMP_LENGTH_LEAST
+    length = ev.LONG_SUIT_VALUE_BY_LENGTH
+    text = (
+        f"Trumps: the 21 {ev.TWENTY_ONE_VALUE}, the Excuse {ev.EXCUSE_VALUE}, the Petit "
+        f"{petit[least]} / {petit[least + 1]} / {petit[least + 2]} with {least} / {least + 1} "
+        f"/ {least + 2}+ trumps; holding {least}+ trumps (the Excuse counts) {ev.TRUMP_VALUE} "
+        f"each; each of {ev.LEAST_MAJOR} to 21 {ev.MAJOR_VALUE} more, {ev.MAJOR_SEQUENCE_VALUE} "
+        f"more beside another. Suits: king with queen {ev.KING_AND_QUEEN_VALUE}, king "
+        f"{ev.KING_VALUE}, queen {ev.QUEEN_VALUE}, knight {ev.KNIGHT_VALUE}, jack "
+        f"{ev.JACK_VALUE}; 5 / 6 / 7+ cards {length[5]} / {length[6]} / {length[7]}. Garde "
+        f"sans or contre only: a void {ev.VOID_VALUE}, a singleton {ev.SINGLETON_VALUE}. "
+        "Chavey's own thresholds are in the table below."
+    )
+    if rules.hand_size != ev.CHAVEY_HAND_SIZE:
+        text += (
+            f" With {rules.hand_size} cards a hand, the count is scaled by "
+            f"{ev.CHAVEY_HAND_SIZE}/{rules.hand_size} before it meets these thresholds."
+        )
+    state = GameState.deal(rules, seed=context.seed)
+    hand = Hand(state.hand(0))
+    lo, hi = hand.mask
+    count = int(ev.chavey(lo, hi))
+    bid = ev.chavey_bid(count, int(ev.chavey(lo, hi, with_distribution=True)),
+                        hand_size=rules.hand_size)  # fmt: skip
+    name = str(ev.bid_names(bid))
+    return {
+        "rules": text,
+        "hand": str(hand),
+        "sum": ev.chavey_sum(hand),
+        "bid": "a pass" if name == "pass" else f"a {label(name)}",
+    }
+
+
 def _thresholds(guidance: Guidance, context: Context) -> Table:
     table = guidance.tables["thresholds"]
     replicates = int(table["replicates"].iloc[0]) if len(table) else 0
@@ -66,28 +110,35 @@ def _thresholds(guidance: Guidance, context: Context) -> Table:
         evaluator, contract = cast(tuple[str, str], index)
         if evaluator != "chavey":
             continue
-        skipped = row["never_alone"]
         rows.append(
             [
                 label(contract),
                 threshold(row["fitted"]),
                 f"{threshold(row['ci_low'])} to {threshold(row['ci_high'])}",
-                percent(skipped, 0),
+                f"{percent(1 - row['never_alone'], 0)} of draws",
                 threshold(row["published"]),
             ]
         )
     caption = context.caption(
         "What to bid: the Chavey count from which each contract, or a higher one, is bid",
         mode=COUNTERFACTUAL, n=f"{guidance.data.played_deals:,} deals played",
-        interval=f"percentile 95% interval over {replicates} bootstrap replicates of the deals",
+        interval=f"95% interval: where the count falls when the deals are drawn again "
+        f"({replicates} draws)",
     )  # fmt: skip
-    header = ["contract", "from (fitted)", "95% interval", "skipped", "published"]
+    header = ["contract", "bid from", "likely between", "a count of its own", "Chavey"]
     note = (
-        "Fitted: the thresholds of highest total score on these deals, never stepping down. "
-        "Skipped: the share of replicates in which the contract is never the one bid (a higher "
-        "one is bid from its count). Published: Chavey's thresholds."
+        "Bid from: from this count on, this contract or a higher one scores best here; likely "
+        "between: in 95% of draws of the deals made again; a count of its own: the draws in "
+        "which some count bids it and no higher one (when few, bid the next one up)."
     )
     return Table("summary-thresholds", caption, header, rows, note=note)
+
+
+def _points_a_deal(mean: float, low: float, high: float) -> str:
+    """``+5.2 (4.9 to 5.5)``: points a deal and their interval, in words a player reads."""
+    if pd.isna(mean):
+        return "—"
+    return f"{mean:+.1f} ({low:+.1f} to {high:+.1f})"
 
 
 def _contracts(auction: Stored, context: Context) -> Table:
@@ -98,9 +149,7 @@ def _contracts(auction: Stored, context: Context) -> Table:
             label(str(name)),
             rate_with_interval(row["share"], row["share_ci_low"], row["share_ci_high"]),
             rate_with_interval(row["rate"], row["ci_low"], row["ci_high"]),
-            mean_with_interval(
-                row["mean_taker_score"], (row["score_ci_high"] - row["score_ci_low"]) / 2
-            ),
+            _points_a_deal(row["mean_taker_score"], row["score_ci_low"], row["score_ci_high"]),
         ]
         for name, row in table.iterrows()
     ]
@@ -108,15 +157,26 @@ def _contracts(auction: Stored, context: Context) -> Table:
         "Contracts at the table: how often the bots bid each, and how often it makes",
         mode="auction (the bots bid in turn; the highest bid is played)",
         n=f"{played:,} deals played of {context.auction_deals:,} dealt",
-        interval="Wilson 95% intervals in brackets, normal 95% on the mean score",
+        interval="95% intervals in brackets",
     )  # fmt: skip
-    header = ["contract", "share of deals (95%)", "made (95%)", "taker's mean score (95%)"]
+    header = ["contract", "bid on (share of deals)", "made", "taker's score a deal"]
     return Table("summary-contracts", caption, header, rows)
 
 
-def _points(value: object) -> str:
-    """``6.35``; a value that rounds to zero written ``0.00``, never ``-0.00``."""
-    return f"{round(float(cast(float, value)), 2) + 0.0:.2f}"
+def _loss(mean: object, half: object) -> str:
+    """A loss in points a deal with its 95% interval: ``6.3 points a deal (5.2 to 7.4)``, ``a
+    gain of 0.5 points a deal (0.2 to 0.8)`` when it is below zero, and ``a loss too small to
+    measure`` when the interval reaches zero (with the interval, unless both ends round to
+    0.0)."""
+    centre, width = float(cast(float, mean)), float(cast(float, half))
+    low, high = centre - width, centre + width
+    if round(low, 1) == 0 and round(high, 1) == 0:
+        return "a loss too small to measure"
+    if high < 0:
+        return f"a gain of {-centre:.1f} points a deal ({-high:.1f} to {-low:.1f})"
+    if low <= 0:
+        return f"a loss too small to measure ({low + 0.0:.1f} to {high + 0.0:.1f} points a deal)"
+    return f"{centre:.1f} points a deal ({low:.1f} to {high:.1f})"
 
 
 def _loss_sentence(guidance: Guidance) -> str:
@@ -125,18 +185,15 @@ def _loss_sentence(guidance: Guidance) -> str:
         return ""
     row = loss.loc["chavey"]
     text = (
-        f"Bidding by Chavey's published thresholds loses "
-        f"{_points(row['mean_loss'])} ± {_points(row['loss_ci_half_width'])} points a deal "
-        f"against the best contract at each count ({_points(row['out_of_sample_loss'])} ± "
-        f"{_points(row['out_of_sample_ci_half_width'])} out of sample: chosen on half of the "
-        "deals, scored on the other)"
+        "What bidding by Chavey's published thresholds loses against bidding the best contract "
+        f"at each count: {_loss(row['out_of_sample_loss'], row['out_of_sample_ci_half_width'])}"
+        ", measured on deals that did not choose it (chosen on half of the deals, scored on the "
+        "other)"
     )
     if "chavey_fitted" in loss.index:
         fitted = loss.loc["chavey_fitted"]
-        text += (
-            f"; the fitted thresholds lose {_points(fitted['out_of_sample_loss'])} ± "
-            f"{_points(fitted['out_of_sample_ci_half_width'])} out of sample"
-        )
+        cost = _loss(fitted["out_of_sample_loss"], fitted["out_of_sample_ci_half_width"])
+        text += f"; by the thresholds fitted here: {cost}"
     return text + "."
 
 
@@ -229,7 +286,7 @@ def section(
         "summary", "Summary", "summary.html.j2",
         {
             "context": context,
-            "description": context.rules.description,
+            "count": how_to_count(context),
             "best": best_by_chavey_text(guidance) or "no count held by enough deals",
             "thresholds": _thresholds(guidance, context),
             "loss": _loss_sentence(guidance),
