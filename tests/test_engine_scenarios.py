@@ -178,7 +178,8 @@ def test_the_excuse_played_to_the_last_trick_changes_sides() -> None:
 
 
 def test_the_excuse_played_to_the_last_trick_may_stay_with_the_trick() -> None:
-    # Seed 001 (trumps-broken-4, or the key on any preset): it goes to the trick's winner.
+    # The Russian-language text for four players (trumps-broken-4, or the key on any preset):
+    # it goes to the trick's winner.
     rules = dataclasses.replace(load_rules("fft-4"), excuse_last_trick="trick_winner")
     assert excuse_kept_to_the_last_trick(rules) == (182 - 11 - 9, 2)
 

@@ -260,7 +260,8 @@ def test_trumps_broken_is_fft_4_but_for_leading_trumps() -> None:
         )
         == fft
     )
-    # Seed 001: the Excuse stays with the last trick's winner; no first lead for a chelem.
+    # The Russian-language text for four players: the Excuse stays with the last trick's winner;
+    # no first lead for a chelem.
     assert broken.excuse_last_trick == "trick_winner"
     assert not broken.chelem.announcer_leads
 
