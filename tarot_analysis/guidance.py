@@ -849,9 +849,10 @@ def can_fit(data: GuidanceData) -> bool:
 
 def not_fitted(data: GuidanceData) -> str:
     """Why the fitted parts are left out of a run of too few deals, in one sentence."""
+    played = data.played_deals
     return (
-        f"thresholds and success model not fitted: {data.played_deals:,} deals played, fewer "
-        f"than the {MIN_FIT_DEALS:,} they need"
+        f"thresholds and success model not fitted: {played:,} deal{'' if played == 1 else 's'} "
+        f"played, fewer than the {MIN_FIT_DEALS:,} they need"
     )
 
 

@@ -426,8 +426,8 @@ def test_too_few_deals_give_the_tables_without_fitting_and_say_so(
     out, err = capsys.readouterr()
     said = [line for line in out.splitlines() if "not fitted" in line]
     assert said == [
-        f"Thresholds and success model not fitted: {deals} deals played, fewer than the "
-        f"{MIN_FIT_DEALS:,} they need."
+        f"Thresholds and success model not fitted: {deals} deal{'s' if deals > 1 else ''} "
+        f"played, fewer than the {MIN_FIT_DEALS:,} they need."
     ]
     assert err == "" and not [str(w.message) for w in recwarn]
     assert (tmp_path / "tables" / "by_chavey.csv").exists()
