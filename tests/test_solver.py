@@ -23,6 +23,7 @@ from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules, load_rules
 from tarot_analysis.solver import legal_plays, solve
+from tests.interrupting import interrupt_when
 from tests.reference_play import (
     card_half_points,
     excuse_at_last_trick_to_attack,
@@ -590,37 +591,13 @@ def test_the_solve_command_stops_at_its_budget_with_the_interval(
 def test_ctrl_c_stops_the_solve_command_with_the_interval_proved() -> None:
     """The whole hands of fft-4 take minutes to solve: SIGINT once the progress line shows
     ends the command at once, exit 130, one line with the interval proved so far."""
-    import os
-    import signal
-    import subprocess
-    import sys
-
     hands = [cards.format_cards(hand) for hand in _whole_hands(load_rules("fft-4"))]
-    child = subprocess.Popen(
-        [sys.executable, "-m", "tarot_analysis.cli", "solve", *hands],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        # Python turns SIGINT into KeyboardInterrupt only where it is not ignored.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    assert child.stderr is not None
-    shown = b""
-    try:
-        while b"attack's points" not in shown:  # the progress line, drawn after a second
-            chunk = os.read(child.stderr.fileno(), 4096)
-            assert chunk, f"the solve ended before its progress line: {shown!r}"
-            shown += chunk
-        child.send_signal(signal.SIGINT)
-        out, rest = child.communicate(timeout=120)
-    finally:
-        child.kill()
-        child.wait()
-    assert child.returncode == 130
-    last = (shown + rest).decode().replace("\r", "\n").strip().splitlines()[-1]
+    # The progress line, drawn after a second.
+    status, last, out = interrupt_when(["solve", *hands], lambda shown: b"attack's points" in shown)
+    assert status == 130
     assert last.startswith("tarot-analysis: interrupted after ")
     assert "the attack takes between" in last and last.endswith("card points")
     assert out == b""
-    assert b"Traceback" not in shown + rest
 
 
 def _whole_hands(rules: Rules) -> list[frozenset[int]]:

@@ -1,0 +1,46 @@
+"""Ctrl-C sent to a command of the toolkit once it shows that it is under way."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def interrupt_when(argv: list[str], ready: Callable[[bytes], bool]) -> tuple[int, str, bytes]:
+    """Run ``tarot-analysis ARGV`` in a child process, read its standard error until
+    ``ready(what it has written)`` holds, send SIGINT once and wait for it to end.
+
+    Returns its exit status, the last line it wrote to standard error (progress redraws split
+    on carriage returns) and its standard output. Readiness is read from the child, never
+    waited for by the clock; the child ending first fails the test with what it wrote.
+    """
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tarot_analysis.cli", *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        # Python turns SIGINT into KeyboardInterrupt only where it is not ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+    assert child.stderr is not None
+    shown = b""
+    try:
+        while not ready(shown):
+            chunk = os.read(child.stderr.fileno(), 4096)
+            assert chunk, f"the command ended before it was under way: {shown!r}"
+            shown += chunk
+        child.send_signal(signal.SIGINT)
+        out, rest = child.communicate(timeout=120)
+    finally:
+        child.kill()
+        child.wait()
+    written = shown + rest
+    assert b"Traceback" not in written, written.decode()
+    last = written.decode().replace("\r", "\n").strip().splitlines()[-1]
+    return child.returncode, last, out
