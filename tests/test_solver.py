@@ -156,6 +156,19 @@ def solve_position(
     return round(2 * solution.attack_points), best
 
 
+def assert_solved_as_minimax(
+    rules: Rules, rng: random.Random, count: int, tricks_left: int
+) -> None:
+    """``count`` random positions of ``tricks_left`` tricks: the solver's value and best cards
+    are the minimax's."""
+    for _ in range(count):
+        hands, trick, leader, attack = random_position(rules, rng, tricks_left)
+        expected, values = minimax(rules, hands, trick, leader, attack)
+        value, best = solve_position(rules, hands, trick, leader, attack)
+        assert value == expected
+        assert best == {card for card, v in values.items() if v == expected}
+
+
 @pytest.mark.parametrize("preset", FRENCH_PRESETS)
 def test_solver_agrees_with_minimax_on_random_endgames(preset: str) -> None:
     rules = load_rules(preset)
@@ -366,13 +379,7 @@ def test_a_table_too_small_for_the_search_changes_no_value(monkeypatch: pytest.M
     monkeypatch.setattr(solver_module, "TABLE_BITS_MAX", 3)
     for preset in FRENCH_PRESETS:
         rules = load_rules(preset)
-        rng = random.Random(f"small table {preset}")
-        for _ in range(20):
-            hands, trick, leader, attack = random_position(rules, rng, 3)
-            expected, values = minimax(rules, hands, trick, leader, attack)
-            value, best = solve_position(rules, hands, trick, leader, attack)
-            assert value == expected
-            assert best == {card for card, v in values.items() if v == expected}
+        assert_solved_as_minimax(rules, random.Random(f"small table {preset}"), 20, 3)
 
 
 def double_dummy_card(
@@ -465,13 +472,7 @@ def test_a_search_paused_after_every_position_finds_the_same_values(
     one position a slice, every value and best card is still the minimax's."""
     monkeypatch.setattr(solver_module, "SLICE_NODES", 1)
     rules = load_rules(preset)
-    rng = random.Random(f"paused {preset}")
-    for _ in range(25):
-        hands, trick, leader, attack = random_position(rules, rng, 3)
-        expected, values = minimax(rules, hands, trick, leader, attack)
-        value, best = solve_position(rules, hands, trick, leader, attack)
-        assert value == expected
-        assert best == {card for card, v in values.items() if v == expected}
+    assert_solved_as_minimax(rules, random.Random(f"paused {preset}"), 25, 3)
 
 
 @pytest.mark.parametrize("preset", FRENCH_PRESETS)
