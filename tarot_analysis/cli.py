@@ -238,7 +238,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)
         return 0
     except TarotInputError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+        from tarot_analysis.cluster import ClusterLost
+
+        said = error.line() if isinstance(error, ClusterLost) else str(error)
+        print(f"{PROG}: error: {said}", file=sys.stderr)
         return EXIT_USAGE
     except ModuleNotFoundError as error:  # an optional extra that is not installed
         extra = {"matplotlib": "plots"}.get(str(error.name), "plots")

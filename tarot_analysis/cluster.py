@@ -38,12 +38,23 @@ class ClusterLost(TarotInputError):
     """A run on a Dask cluster that cannot go on: its scheduler has gone, or no worker is left.
 
     The message says what happened; the chunks finished before are kept where the run keeps
-    them (:meth:`kept` adds where), so that the same command run again resumes.
+    them (:meth:`kept` adds where, and sets :attr:`is_kept`), so that the same command run
+    again resumes. A command that holds its chunks in memory keeps none (:meth:`line` says so).
     """
+
+    is_kept = False
 
     def kept(self, where: str) -> ClusterLost:
         """The same error, its message saying ``where`` the finished chunks are."""
-        return ClusterLost(f"{self}; {where}")
+        lost = ClusterLost(f"{self}; {where}")
+        lost.is_kept = True
+        return lost
+
+    def line(self) -> str:
+        """The message, saying that nothing is kept when no run folder keeps the chunks."""
+        if self.is_kept:
+            return str(self)
+        return f"{self}; this command keeps its chunks in memory, so none is kept: run it again"
 
 
 def check_address(address: str) -> str:

@@ -370,3 +370,13 @@ def test_a_scheduler_stopped_mid_run_ends_in_one_line_and_keeps_the_finished_chu
         for key in ("seconds", "data", "tables"):
             result.pop(key, None)
     assert resumed == fresh
+
+
+def test_a_lost_cluster_says_whether_the_finished_chunks_are_kept() -> None:
+    """A run folder keeps the chunks finished before the cluster was lost, and says where; a
+    command that holds its chunks in memory says that it keeps none."""
+    lost = ClusterLost("no Dask worker is left at tcp://127.0.0.1:1 (3 chunks finished)")
+    assert lost.line().endswith("so none is kept: run it again")
+    kept = lost.kept("the finished chunks are kept in data/run: run the same command again")
+    assert kept.line() == str(kept) and str(kept).startswith(str(lost))
+    assert "none is kept" not in kept.line()
