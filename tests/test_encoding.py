@@ -169,7 +169,7 @@ def reference(seen: Observation, preset: str) -> dict[str, np.ndarray]:
     }
 
 
-@pytest.mark.parametrize("preset", ["fft-4", "fft-5", "legacy-4"])
+@pytest.mark.parametrize("preset", LEAK_PRESETS)
 def test_the_blocks_hold_what_the_observation_says(preset: str) -> None:
     players = load_rules(preset).players
     blocks = layout(players)
