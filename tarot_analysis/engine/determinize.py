@@ -334,6 +334,8 @@ def _rebuilt(
     taker = int(s[S.S_TAKER])
     dog_taken = state.dog_is_taken
     if dog_taken:
+        if rules.tarocco is None:  # shown to all: it stays the dog as dealt, taken by the taker
+            now[DOG] = set(cards.from_mask(int(m[S.M_DOG]), int(m[S.M_DOG + 1])))
         dealt[taker] = (dealt[taker] | now[ECART]) - now[DOG]
     masks = np.zeros((players + 1, 2), dtype=np.uint64)
     for seat in range(players):
