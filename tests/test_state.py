@@ -4,6 +4,7 @@ observations, bots written in Python at the table, and the worlds of a search bo
 from __future__ import annotations
 
 import ast
+import itertools
 import json
 import subprocess
 import sys
@@ -12,14 +13,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from scipy import stats
+from scipy import special, stats
 
 from benchmarks.duplicate import duplicate
 from tarot_analysis import cards
 from tarot_analysis.compare import compare_variants
 from tarot_analysis.counterfactual import play_every_contract
 from tarot_analysis.engine import state as S
-from tarot_analysis.engine.determinize import consistent_places, determinize, sample_places
+from tarot_analysis.engine.core import poignee_level
+from tarot_analysis.engine.determinize import (
+    _played_by_seat,
+    _rebuilt,
+    consistent_places,
+    determinize,
+    sample_places,
+)
 from tarot_analysis.engine.game import GameState, Observation
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.guidance import run_guidance
@@ -349,16 +357,47 @@ def late_position(preset: str, tricks_done: int, seed: int) -> GameState:
     return state
 
 
+def asked_for_a_poignee(state: GameState) -> list[bool]:
+    """Whether the poignée phase asks each seat: one that may show and held, then, at least the
+    lowest threshold of trumps with the Excuse (what it holds now and what it played)."""
+    rules = state.rules
+    played = _played_by_seat(state)
+    taker = int(state.s[S.S_TAKER])
+    asked = []
+    for k in range(rules.players):
+        hi = np.uint64(cards.to_mask(set(state.hand(k)) | played[k])[1])
+        may_show = rules.poignee.who == "any" or k == taker
+        asked.append(bool(may_show and poignee_level(hi, state.engine.params) > 0))
+    return asked
+
+
+def the_table_plays(state: GameState, world: GameState) -> bool:
+    """Whether the table would play ``world`` as it played ``state``: not redealt for a Petit
+    sec, and its poignée phase asked the seats that ``state``'s asked, so far."""
+    if world.is_over and not state.is_over:
+        return False
+    if not state.rules.has_poignee:
+        return True
+    reached = {"poignee": state.actor + 1, "chelem": state.rules.players}
+    reached["card"] = state.rules.players
+    seats = range(reached.get(state.decision, 0))
+    truth, again = asked_for_a_poignee(state), asked_for_a_poignee(world)
+    return all(truth[k] == again[k] for k in seats)
+
+
 def every_consistent_world(state: GameState, seat: int) -> list[tuple[int, ...]]:
     """Every placement of the unseen cards consistent with the seat's knowledge, by plain
-    enumeration (a key: each unseen card's place, in card order)."""
-    _, allowed, room = consistent_places(state, seat)
+    enumeration (a key: each unseen card's place, in card order), less those the table would
+    not play (:func:`the_table_plays`)."""
+    places, allowed, room = consistent_places(state, seat)
     unseen = sorted(allowed)
     worlds: list[tuple[int, ...]] = []
 
     def place(i: int, left: dict[int, int], key: tuple[int, ...]) -> None:
         if i == len(unseen):
-            worlds.append(key)
+            row = np.array([places.index(where) for where in key], dtype=np.int64)
+            if the_table_plays(state, _rebuilt(state, places, unseen, row)):
+                worlds.append(key)
             return
         for where in allowed[unseen[i]]:
             if left[where]:
@@ -505,6 +544,84 @@ def test_worlds_are_uniform_when_a_poignee_showed_only_its_count() -> None:
             assert again.poignees == seen.poignees
         checked += 1
     assert checked >= 3
+
+
+def stepped(rules_name: str, hands: list[list[int]], decision: str, seed: int = 0) -> GameState:
+    """The deal of ``hands`` (each seat's, then the dog), a Garde of seat 0, stepped with
+    random legal actions (a poignée held is shown) to its first ``decision``."""
+    state = GameState.from_hands(
+        load_rules(rules_name), [cards.format_cards(hand) for hand in hands], forced=[0, 1, -1, -1]
+    )
+    rng = np.random.default_rng(seed)
+    while state.decision != decision:
+        legal = state.legal_actions()
+        state.apply(int(legal[-1] if state.decision == "poignee" else rng.choice(legal)))
+    return state
+
+
+def test_worlds_at_another_seats_poignee_decision_keep_that_it_holds_one() -> None:
+    # fft-4: seat 1 holds twelve trumps with the Excuse, so the table asks it; the seats that
+    # watch know it holds at least ten.
+    suits = list(range(56))
+    hands = [suits[:18], list(range(56, 68)) + suits[18:24], list(range(68, 75)) + suits[24:35],
+             list(range(75, 78)) + suits[35:50], suits[50:56]]  # fmt: skip
+    state = stepped("fft-4", hands, "poignee")
+    assert state.actor == 1
+    for seat in (0, 2, 3):
+        for world in determinize(state, seat, rng=seat, count=20):
+            assert (world.decision, world.actor) == ("poignee", 1)
+            assert asked_for_a_poignee(world)[1]
+            assert world.hand(seat) == state.hand(seat)
+
+
+def test_worlds_keep_that_the_seats_not_asked_held_no_poignee() -> None:
+    # fft-4: the 22 trumps with the Excuse are 9, 9 and 4 in seats 1 to 3, so nobody was asked;
+    # every world, seen from seat 0 as from seat 1, keeps each seat under ten.
+    suits = list(range(56))
+    hands = [suits[:18], list(range(56, 65)) + suits[18:27], list(range(65, 74)) + suits[27:36],
+             list(range(74, 78)) + suits[36:50], suits[50:56]]  # fmt: skip
+    state = stepped("fft-4", hands, "card")
+    assert not any(asked_for_a_poignee(state))
+    for seat in (0, 1):
+        worlds = determinize(state, seat, rng=seat, count=60)
+        assert not any(any(asked_for_a_poignee(world)) for world in worlds)
+        assert any(world.hand(2) != state.hand(2) for world in worlds)
+
+
+def test_no_world_holds_a_petit_sec_and_the_others_stay_uniform() -> None:
+    # fft-4, at the first bid: seat 0 holds the trumps 4 to 21, the Petit, the 2, the 3 and the
+    # Excuse are elsewhere. A world where the Petit's holder has none of the other three is a
+    # Petit sec, redealt: no world is one, and the placements of those four cards keep the
+    # chances they have among the deals the table plays (every deal of the other cards alike).
+    suits = list(range(56))
+    hands = [list(range(60, 78)), [cards.PETIT, 58, *suits[:16]],
+             [59, cards.EXCUSE, *suits[16:32]], suits[32:50], suits[50:56]]  # fmt: skip
+    state = GameState.from_hands(load_rules("fft-4"), [cards.format_cards(h) for h in hands])
+    places, unseen, chosen = sample_places(state, 0, 5, 6000)
+    four = [unseen.index(card) for card in (cards.EXCUSE, cards.PETIT, 58, 59)]
+    counts = Counter(tuple(places[int(i)] for i in row[four]) for row in chosen)
+    room = {1: 18, 2: 18, 3: 18, -1: 6}
+
+    def ways(key: tuple[int, ...]) -> float:
+        holder = key[1]  # the Petit's place
+        if holder >= 0 and all(where != holder for where in (key[0], key[2], key[3])):
+            return 0.0  # a Petit sec
+        left = [room[place] - key.count(place) for place in room]
+        if min(left) < 0:
+            return 0.0
+        return float(np.exp(special.gammaln(57) - sum(special.gammaln(n + 1) for n in left)))
+
+    keys = list(itertools.product(room, repeat=4))
+    weight = np.array([ways(key) for key in keys])
+    expected = weight / weight.sum() * len(chosen)
+    assert all(counts[key] == 0 for key, w in zip(keys, weight, strict=True) if w == 0)
+    big = expected >= 5
+    observed = np.array([counts[key] for key in keys])
+    observed = np.append(observed[big], observed[~big].sum())
+    expected = np.append(expected[big], expected[~big].sum())
+    assert stats.chisquare(observed, expected).pvalue > 1e-3
+    for world in determinize(state, 0, rng=5, count=200):
+        assert not world.is_over
 
 
 # --------------------------------------------------------------------------------------------

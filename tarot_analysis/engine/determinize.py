@@ -20,7 +20,18 @@ the deals consistent with the seat's observation
 - a dog that was shown (Prise, Garde) is in the taker's hand or the écart, and the écart holds
   no card the rules forbid there (kings, bouts), nor a trump unless the rules show discarded
   trumps, in which case the shown ones are there and no other;
-- the Tarocco dealer's discard likewise, for the other two.
+- the Tarocco dealer's discard likewise, for the other two;
+- the poignée phase asks the same seats: a seat it asked (the seat to act at a poignée
+  decision, or one that showed none when asked) holds at least the lowest threshold of trumps
+  with the Excuse, one it passed over holds fewer (the engine asks only the seats that hold
+  one);
+- no hand as dealt holds a Petit sec (the table would have redealt).
+
+The last two are kept by drawing again a deal that breaks them (:func:`agrees`), at most
+:data:`MAX_ATTEMPTS` times for one world; a seat asked that showed none is drawn exactly
+instead, stratum by stratum (each number of the unseen trumps it may hold, with its weight),
+since few deals may give it enough trumps. Rejection keeps the draws uniform among the deals
+that pass.
 
 Sampling is exact: the cards are placed one after another, each in a place with probability
 proportional to the number of ways the remaining cards can then be placed (counted over the
@@ -36,6 +47,7 @@ not yet played may then lie elsewhere: the sides follow it.
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -44,11 +56,19 @@ from numba import njit
 
 from tarot_analysis import cards
 from tarot_analysis._jit import KERNEL
+from tarot_analysis.engine import params as R
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.errors import TarotInputError
 
-__all__ = ["consistent_places", "count_ways", "determinize", "sample_into", "sample_places"]
+__all__ = [
+    "agrees",
+    "consistent_places",
+    "count_ways",
+    "determinize",
+    "sample_into",
+    "sample_places",
+]
 
 #: The places a card can be, besides the hands: the dog, the écart.
 DOG: int = -1
@@ -56,6 +76,9 @@ ECART: int = -2
 #: ``HIDDEN_TRUMPS + seat``: the unseen trumps of a seat whose poignée showed only their count,
 #: the highest and the lowest (a part of that seat's hand with a room of its own).
 HIDDEN_TRUMPS: int = 16
+#: How many draws :func:`sample_places` makes for one world before it gives up finding one
+#: that keeps the poignées asked and has no Petit sec (:func:`agrees`).
+MAX_ATTEMPTS: int = 10_000
 
 
 def holder_of(place: int) -> int:
@@ -184,13 +207,143 @@ def sample_places(
     for i, card in enumerate(unseen):
         for j, place in enumerate(places):
             may[i, j] = place in allowed[card]
-    table = _ways(may, capacity)
-    if table[-1] == 0:
+    strata = _strata(state, seat, places, unseen, may, capacity)
+    if not strata:
         raise TarotInputError(f"no deal of the unseen cards agrees with what seat {seat} knows")
+    weights = np.array([stratum[2][-1] for stratum in strata])
+    cumulative = np.cumsum(weights / weights.sum())
     chosen = np.empty((count, len(unseen)), dtype=np.int64)
     for world in range(count):
-        chosen[world] = _sample(may, capacity, table, generator.random(len(unseen)))
+        for _ in range(MAX_ATTEMPTS):
+            pick = 0
+            if len(strata) > 1:
+                pick = min(int(np.searchsorted(cumulative, generator.random(), "right")),
+                           len(strata) - 1)  # fmt: skip
+            split_may, split_capacity, table, owner = strata[pick]
+            row = owner[_sample(split_may, split_capacity, table, generator.random(len(unseen)))]
+            if agrees(state, places, unseen, row):
+                break
+        else:
+            raise TarotInputError(
+                f"no deal of the unseen cards drawn in {MAX_ATTEMPTS} attempts agrees with what"
+                f" seat {seat} knows of the poignées and the Petit sec"
+            )
+        chosen[world] = row
     return places, unseen, chosen
+
+
+Stratum = tuple[
+    npt.NDArray[np.bool_], npt.NDArray[np.int64], npt.NDArray[np.float64], npt.NDArray[np.int64]
+]
+
+
+def _strata(
+    state: GameState,
+    seat: int,
+    places: list[int],
+    unseen: list[int],
+    may: npt.NDArray[np.bool_],
+    capacity: npt.NDArray[np.int64],
+) -> list[Stratum]:
+    """The deals where each seat asked for a poignée it did not show holds enough trumps, as
+    strata the exact sampler can draw from: in each, such a seat holds an exact number of the
+    unseen trumps (a place of its own). Each is ``(may, capacity, table, owner)``: the sampler's
+    places and counting table, and the place of :func:`consistent_places` each of its places
+    belongs to. Only strata holding a deal are kept; a single one where no seat needs it."""
+    minimum = _unseen_trumps_needed(state, seat, places, unseen)
+    trump = np.array([card >= cards.EXCUSE for card in unseen], dtype=np.bool_)
+    ranges = []
+    for g, low in minimum.items():
+        most = min(int(capacity[g]), int((may[:, g] & trump).sum()))
+        ranges.append([(g, j) for j in range(max(low, 0), most + 1)])
+    strata: list[Stratum] = []
+    for combination in itertools.product(*ranges):
+        split_may = may.copy()
+        split_capacity = capacity.copy()
+        owner = list(range(len(places)))
+        for g, j in combination:
+            split_may = np.column_stack([split_may, may[:, g] & trump])
+            split_may[:, g] &= ~trump
+            split_capacity[g] -= j
+            split_capacity = np.append(split_capacity, j)
+            owner.append(g)
+        table = _ways(np.ascontiguousarray(split_may), split_capacity)
+        if table[-1] > 0:
+            strata.append((split_may, split_capacity, table, np.array(owner, dtype=np.int64)))
+    return strata
+
+
+def _unseen_trumps_needed(
+    state: GameState, seat: int, places: list[int], unseen: list[int]
+) -> dict[int, int]:
+    """For each other seat the poignée phase asked and that showed none (it declined, or it is
+    asked now), the index of its place and how many of the unseen trumps (with the Excuse) it
+    must hold to reach the lowest threshold."""
+    p = state.engine.params
+    players = state.rules.players
+    played = _played_by_seat(state)
+    asked = _asked(state, [set(state.hand(k)) for k in range(players)], played)
+    hidden = set(unseen)
+    needed = {}
+    for k in _seats_asked_or_passed(state):
+        if k == seat or not asked[k] or int(state.s[S.S_POIGNEES + k]):
+            continue
+        known = sum(card >= cards.EXCUSE for card in (set(state.hand(k)) | played[k]) - hidden)
+        needed[places.index(k)] = int(p[R.POIGNEE_1]) - known
+    return needed
+
+
+def agrees(
+    state: GameState, places: list[int], unseen: list[int], chosen: npt.NDArray[np.int64]
+) -> bool:
+    """Whether the deal with card ``unseen[i]`` at ``places[chosen[i]]`` (from the sampler of
+    :func:`consistent_places`) also keeps what its placement cannot express: no hand as dealt
+    holds a Petit sec (the table would have redealt), and the poignée phase asked the same
+    seats (those that held at least the lowest threshold of trumps with the Excuse)."""
+    now, dealt = _world_hands(state, places, unseen, chosen)
+    p = state.engine.params
+    players = state.rules.players
+    redeals = state.rules.tarocco is None and p[R.PETIT_SEC_REDEAL]
+    if redeals and any(_is_petit_sec(dealt[k]) for k in range(players)):
+        return False
+    seats = _seats_asked_or_passed(state)
+    if not seats:
+        return True
+    played = _played_by_seat(state)
+    truth = _asked(state, [set(state.hand(k)) for k in range(players)], played)
+    world = _asked(state, [now[k] for k in range(players)], played)
+    return all(world[k] == truth[k] for k in seats)
+
+
+def _is_petit_sec(hand: set[int]) -> bool:
+    """The Petit is the hand's only trump, and there is no Excuse."""
+    return cards.PETIT in hand and not any(c >= cards.EXCUSE and c != cards.PETIT for c in hand)
+
+
+def _seats_asked_or_passed(state: GameState) -> list[int]:
+    """The seats the poignée phase has reached so far: asked, or passed over for holding none."""
+    p = state.engine.params
+    kind = int(state.s[S.S_KIND])
+    if not p[R.POIGNEE_SCORED]:
+        return []
+    if kind == S.POIGNEE:
+        return list(range(int(state.s[S.S_NEXT]) + 1))  # the seat to act is asked
+    if kind in (S.CHELEM, S.CARD):
+        return list(range(state.rules.players))
+    return []
+
+
+def _asked(state: GameState, hands: list[set[int]], played: list[set[int]]) -> list[bool]:
+    """Whether the poignée phase asks each seat: it may show one, and its hand then (what it
+    holds now and what it played since) holds at least the lowest threshold of trumps."""
+    p = state.engine.params
+    taker = int(state.s[S.S_TAKER])
+    asked = []
+    for k, hand in enumerate(hands):
+        trumps = sum(card >= cards.EXCUSE for card in hand | played[k])
+        may_show = not p[R.POIGNEE_TAKER_ONLY] or k == taker
+        asked.append(bool(may_show and trumps >= p[R.POIGNEE_1]))
+    return asked
 
 
 def determinize(
@@ -317,6 +470,36 @@ def _rebuilt(
     with every action taken so far: the piles, the sides and the announcements follow."""
     rules = state.rules
     players = rules.players
+    s = state.s
+    now, dealt = _world_hands(state, places, unseen, chosen)
+    taker = int(s[S.S_TAKER])
+    masks = np.zeros((players + 1, 2), dtype=np.uint64)
+    for seat in range(players):
+        masks[seat] = cards.to_mask(sorted(dealt[seat]))
+    masks[players] = cards.to_mask(sorted(now[DOG]))
+
+    forced = None
+    if rules.tarocco is None and int(s[S.S_DEALT_OVER]) and int(s[S.S_BIDS]) == -2:
+        forced = [taker, int(s[S.S_CONTRACT]), -1, -1]  # no auction: the contract was forced
+    world = GameState(
+        rules,
+        masks,
+        forced=forced,
+        dealer=taker if rules.tarocco is not None else None,
+        engine=state.engine,
+        _whole_deal=False,  # the dog cards seen may stand in the taker's dealt hand
+    )
+    _replay_actions(world, state, sorted(now[ECART]))
+    return world
+
+
+def _world_hands(
+    state: GameState, places: list[int], unseen: list[int], chosen: npt.NDArray[np.int64]
+) -> tuple[dict[int, set[int]], list[set[int]]]:
+    """Where the cards are now (each seat, :data:`DOG`, :data:`ECART`) with card ``unseen[i]``
+    at ``places[chosen[i]]``, and each seat's hand as it was dealt."""
+    rules = state.rules
+    players = rules.players
     m, s = state.m, state.s
     now = {place: set(state.hand(place)) for place in range(players)}
     now[DOG] = set(cards.from_mask(int(m[S.M_DOG]), int(m[S.M_DOG + 1])))
@@ -337,24 +520,7 @@ def _rebuilt(
         if rules.tarocco is None:  # shown to all: it stays the dog as dealt, taken by the taker
             now[DOG] = set(cards.from_mask(int(m[S.M_DOG]), int(m[S.M_DOG + 1])))
         dealt[taker] = (dealt[taker] | now[ECART]) - now[DOG]
-    masks = np.zeros((players + 1, 2), dtype=np.uint64)
-    for seat in range(players):
-        masks[seat] = cards.to_mask(sorted(dealt[seat]))
-    masks[players] = cards.to_mask(sorted(now[DOG]))
-
-    forced = None
-    if rules.tarocco is None and int(s[S.S_DEALT_OVER]) and int(s[S.S_BIDS]) == -2:
-        forced = [taker, int(s[S.S_CONTRACT]), -1, -1]  # no auction: the contract was forced
-    world = GameState(
-        rules,
-        masks,
-        forced=forced,
-        dealer=taker if rules.tarocco is not None else None,
-        engine=state.engine,
-        _whole_deal=False,  # the dog cards seen may stand in the taker's dealt hand
-    )
-    _replay_actions(world, state, sorted(now[ECART]))
-    return world
+    return now, dealt
 
 
 def _played_by_seat(state: GameState) -> list[set[int]]:
