@@ -572,6 +572,20 @@ def test_worlds_at_another_seats_poignee_decision_keep_that_it_holds_one() -> No
             assert (world.decision, world.actor) == ("poignee", 1)
             assert asked_for_a_poignee(world)[1]
             assert world.hand(seat) == state.hand(seat)
+    # Seen from seat 0, the 22 trumps lie among the 54 cards of seats 1 to 3: seat 1 holds 10
+    # or more of them as often as among all the deals where it does (hypergeometric).
+    places, unseen, chosen = sample_places(state, 0, 3, 4000)
+    trumps = np.array([card >= cards.EXCUSE for card in unseen])
+    held = Counter(int(((row == places.index(1)) & trumps).sum()) for row in chosen)
+    law = stats.hypergeom(54, 22, 18)
+    counts = np.arange(10, 19)
+    expected = law.pmf(counts) / law.sf(9) * len(chosen)
+    big = expected >= 5
+    observed = np.array([held[int(n)] for n in counts])
+    assert sum(held.values()) == observed.sum()  # never fewer than ten
+    observed = np.append(observed[big], observed[~big].sum())
+    expected = np.append(expected[big], expected[~big].sum())
+    assert stats.chisquare(observed, expected).pvalue > 1e-3
 
 
 def test_worlds_keep_that_the_seats_not_asked_held_no_poignee() -> None:
