@@ -586,6 +586,12 @@ def test_worlds_at_another_seats_poignee_decision_keep_that_it_holds_one() -> No
     observed = np.append(observed[big], observed[~big].sum())
     expected = np.append(expected[big], expected[~big].sum())
     assert stats.chisquare(observed, expected).pvalue > 1e-3
+    # Seat 1 shows none: at the first card it still held ten or more, in every world.
+    state.apply(S.SHOW_0)
+    while state.decision != "card":
+        state.apply(int(state.legal_actions()[0]))
+    for world in determinize(state, 0, rng=4, count=20):
+        assert asked_for_a_poignee(world)[1]
 
 
 def test_worlds_keep_that_the_seats_not_asked_held_no_poignee() -> None:
