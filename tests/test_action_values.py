@@ -9,7 +9,7 @@ from tarot_analysis.bots.pimc import action_values, choose_action
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.env import largest_loss
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import load_rules
+from tarot_analysis.rules import list_presets, load_rules
 from tests.test_pimc import card_states
 
 WORLDS = 4
@@ -87,3 +87,11 @@ def test_wrong_inputs_are_refused() -> None:
             action_values(state, worlds=worlds)  # type: ignore[arg-type]
     with pytest.raises(TarotInputError):
         action_values(state).mean(-1)
+
+
+@pytest.mark.parametrize("name", list_presets())
+def test_every_preset_chooses_the_same_card(name: str) -> None:
+    for k, state in enumerate(card_states(name, 3, seed=2)):
+        values = action_values(state, worlds=3, seed=k)
+        assert values.chosen == choose_action(state, worlds=3, seed=k)
+        assert values.chosen in values.legal
