@@ -41,6 +41,7 @@ All its randomness comes from the table's generator, so the same seed plays the 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
 
 import numpy as np
@@ -142,13 +143,16 @@ __all__ = [
     "DEFAULT_WORLDS",
     "ENDGAME_CARDS",
     "PIMC",
+    "ActionValues",
     "Workspace",
+    "action_values",
     "choose_action",
     "decide",
     "endgame_of",
     "is_pimc",
     "play",
     "sample_world",
+    "search_values",
     "workspace",
     "worlds_of",
 ]
@@ -898,13 +902,54 @@ def decide(m: Any, s: Any, worlds: int, p: Any, half: Any, rng: Any, ws: Workspa
     """The action the seat to act takes at a bid, a call or a poignée, by the mean of
     ``worlds`` worlds in which the deal is played out by the heuristic after each legal
     action."""
+    count = _legal_candidates(m, s, p, ws)
+    return _search(m, s, s[S_ACTOR], count, worlds, np.int64(0), p, half, rng, ws)
+
+
+@njit(**KERNEL)
+def _legal_candidates(m: Any, s: Any, p: Any, ws: Workspace) -> int:
+    """Every legal action of a bid, a call or a poignée into ``ws.candidates``; their count."""
     legal_mask(m, s, p, ws.mask)
     count = np.int64(0)  # not a literal 0: see tarot_analysis._jit
     for action in range(N_ACTIONS):
         if ws.mask[action]:
             ws.candidates[count] = action
             count += 1
-    return _search(m, s, s[S_ACTOR], count, worlds, np.int64(0), p, half, rng, ws)
+    return int(count)
+
+
+@njit(**KERNEL)
+def search_values(
+    m: Any,
+    s: Any,
+    worlds: int,
+    endgame: int,
+    p: Any,
+    half: Any,
+    rng: Any,
+    ws: Workspace,
+    means: Any,
+) -> tuple[int, int, int]:
+    """The search :func:`play` (a card) or :func:`decide` (a bid, a call, a poignée) makes for
+    the seat to act, ``endgame`` for a card: ``(count, best, done)``, the candidates being
+    ``ws.candidates[:count]``, the one taken ``ws.candidates[best]``, the seat's score for
+    each on each of the ``done`` worlds ``ws.values[:done, :count]`` and their means in
+    ``means[:count]`` (NaN when no world was drawn: a single candidate)."""
+    me = s[S_ACTOR]
+    card = s[S_KIND] == CARD
+    if card:
+        legal_lo, legal_hi = legal_cards_now(m, s, p)
+        count = _candidates(m, me, legal_lo, legal_hi, s, half, ws)
+    else:
+        count = _legal_candidates(m, s, p, ws)
+    tricks = endgame if card else 0
+    best, done = _measure(m, s, me, count, worlds, tricks, p, half, rng, ws)
+    for c in range(count):
+        total = 0.0
+        for w in range(done):
+            total += ws.values[w, c]
+        means[c] = total / done if done > 0 else np.nan
+    return count, best, done
 
 
 @njit(**KERNEL)
@@ -922,8 +967,29 @@ def _search(
 ) -> int:
     """The best of the ``count`` candidates of ``ws.candidates`` by their mean score over
     ``worlds`` worlds (more when the best two are close)."""
+    best, _ = _measure(m, s, me, count, worlds, endgame, p, half, rng, ws)
+    return ws.candidates[best]
+
+
+@njit(**KERNEL)
+def _measure(
+    m: Any,
+    s: Any,
+    me: int,
+    count: int,
+    worlds: int,
+    endgame: int,
+    p: Any,
+    half: Any,
+    rng: Any,
+    ws: Workspace,
+) -> tuple[int, int]:
+    """The search of :func:`_search`: ``(best, done)``, the index in ``ws.candidates`` of the
+    candidate with the highest mean and the worlds it was tried on (their scores in
+    ``ws.values[:done, :count]``); ``(0, 0)`` when there is a single candidate or no world
+    could be drawn."""
     if count == 1:
-        return ws.candidates[0]
+        return 0, 0
     places, n = _places(m, s, me, p, ws)
     count_ways(ws.may, n, places, ws.capacity, ws.strides, ws.left, ws.ways)
     done = np.int64(0)  # not a literal 0: see tarot_analysis._jit
@@ -938,10 +1004,10 @@ def _search(
             else:
                 failed += 1  # a world whose deal would have been redealt: draw another
         if done == 0:
-            return ws.candidates[0]
+            return 0, 0
         best, second = _best_two(count, done, ws)
         if done >= limit or failed > _MAX_FAILED or not _close(best, second, done, ws):
-            return ws.candidates[best]
+            return best, int(done)
         target = min(done + max(worlds // 2, 1), limit)
 
 
@@ -955,6 +1021,19 @@ def _generator(seed: int | np.random.SeedSequence | None) -> npt.NDArray[np.uint
     if not state.any():
         state[0] = 1
     return state
+
+
+def _check(state: GameState, worlds: object) -> None:
+    """A decision the pimc bot searches and a budget it accepts, or :class:`TarotInputError`."""
+    if state.decision not in ("card", "bid", "call", "poignee"):
+        raise TarotInputError(
+            f"the pimc bot searches cards, bids, calls and poignées; the decision is "
+            f"{state.decision}"
+        )
+    if isinstance(worlds, bool) or not isinstance(worlds, int | np.integer):
+        raise TarotInputError(f"worlds must be a whole number, got {worlds!r}")
+    if not 1 <= worlds <= MAX_PIMC_WORLDS:
+        raise TarotInputError(f"worlds must be from 1 to {MAX_PIMC_WORLDS}, got {worlds}")
 
 
 def choose_action(
@@ -971,15 +1050,7 @@ def choose_action(
     >>> choose_action(state, worlds=8, seed=1) in state.legal_actions()
     True
     """
-    if state.decision not in ("card", "bid", "call", "poignee"):
-        raise TarotInputError(
-            f"the pimc bot searches cards, bids, calls and poignées; the decision is "
-            f"{state.decision}"
-        )
-    if isinstance(worlds, bool) or not isinstance(worlds, int | np.integer):
-        raise TarotInputError(f"worlds must be a whole number, got {worlds!r}")
-    if not 1 <= worlds <= MAX_PIMC_WORLDS:
-        raise TarotInputError(f"worlds must be from 1 to {MAX_PIMC_WORLDS}, got {worlds}")
+    _check(state, worlds)
     p, half = state.engine.params, state.engine.half_points
     ws = workspace(p, state.engine.scoring, np.array([PIMC + (int(worlds) << BUDGET_SHIFT)]))
     m, s = state.m.copy(), state.s.copy()
@@ -990,6 +1061,75 @@ def choose_action(
     seat = int(s[S_ACTOR])
     endgame = ENDGAME_CARDS // state.rules.players
     return int(play(m, s, seat, legal_lo, legal_hi, worlds, endgame, p, half, rng, ws))
+
+
+@dataclass(frozen=True, eq=False)
+class ActionValues:
+    """What the pimc bot measured at one decision: each action it tried, the seat's mean
+    score for it over the worlds (the preset's scoring, the seat's own score; NaN when no
+    world was drawn), how many worlds, and the action it takes.
+
+    For a card, ``actions`` are the legal cards the search tries: of legal cards that
+    nothing in play separates (the 7 and 8 of a suit, the 5 and 6 of trumps) only the lowest.
+    A legal card missing from ``actions`` is worth the same as the highest action below it;
+    :meth:`mean` reads any legal action that way. Bids, calls and poignées try every legal
+    action. A single action is taken without drawing any world (``worlds`` is 0).
+    """
+
+    #: The actions tried, in increasing order.
+    actions: tuple[int, ...]
+    #: The seat's mean score for each of ``actions`` over the worlds.
+    means: npt.NDArray[np.float64]
+    #: The number of worlds each action was tried on (the same worlds for every action).
+    worlds: int
+    #: The action the bot takes: the one with the highest mean.
+    chosen: int
+    #: The seat's score for each action on each world: ``(worlds, len(actions))``.
+    values: npt.NDArray[np.float64]
+    #: Every legal action of the decision.
+    legal: tuple[int, ...]
+
+    def mean(self, action: int) -> float:
+        """The mean score of any legal ``action`` (a card the search merged with a lower
+        one takes that one's)."""
+        if action not in self.legal:
+            raise TarotInputError(f"action {action} is not legal at this decision")
+        tried = max(a for a in self.actions if a <= action)
+        return float(self.means[self.actions.index(tried)])
+
+
+def action_values(
+    state: GameState, *, worlds: int = DEFAULT_WORLDS, seed: int | np.random.SeedSequence = 0
+) -> ActionValues:
+    """The value the pimc bot measures for each action it tries at ``state``, for the seat to
+    act, with ``worlds`` worlds drawn from ``seed``: the same search as :func:`choose_action`
+    on the same inputs, whose action is ``chosen``.
+
+    >>> from tarot_analysis.rules import load_rules
+    >>> state = GameState.deal(load_rules("fft-4"), seed=3, forced=[0, 1, -1, -1])
+    >>> while state.decision != "card":
+    ...     state.apply(int(state.legal_actions()[0]))
+    >>> values = action_values(state, worlds=8, seed=1)
+    >>> values.chosen == choose_action(state, worlds=8, seed=1)
+    True
+    """
+    _check(state, worlds)
+    p, half = state.engine.params, state.engine.half_points
+    ws = workspace(p, state.engine.scoring, np.array([PIMC + (int(worlds) << BUDGET_SHIFT)]))
+    m, s = state.m.copy(), state.s.copy()
+    means = np.zeros(N_ACTIONS, dtype=np.float64)
+    endgame = ENDGAME_CARDS // state.rules.players
+    count, best, done = (
+        int(x) for x in search_values(m, s, worlds, endgame, p, half, _generator(seed), ws, means)
+    )
+    return ActionValues(
+        actions=tuple(int(a) for a in ws.candidates[:count]),
+        means=means[:count].copy(),
+        worlds=done,
+        chosen=int(ws.candidates[best]),
+        values=ws.values[:done, :count].copy(),
+        legal=tuple(int(a) for a in state.legal_actions()),
+    )
 
 
 def sample_world(state: GameState, seat: int, seed: int | np.random.SeedSequence = 0) -> GameState:
