@@ -35,7 +35,7 @@ from typing import Final, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from tarot_analysis.errors import CardError
+from tarot_analysis.errors import CardError, is_whole_number
 
 # --------------------------------------------------------------------------------------------
 # Sizes, suits, ranks
@@ -289,7 +289,7 @@ ALL_MASK_HI: Final = TRUMPS_MASK_HI | EXCUSE_BIT_HI
 
 def _check_card(card: int) -> int:
     """``card`` as a plain int, or CardError if it is not a card id."""
-    if isinstance(card, bool) or not isinstance(card, int | np.integer):
+    if not is_whole_number(card):
         raise CardError(f"a card id is an int in 0..{N_CARDS - 1}, not {card!r}")
     value = int(card)
     if not 0 <= value < N_CARDS:
@@ -620,7 +620,7 @@ class Hand:
         """Whether the hand holds ``card``, a card id or a token such as ``'KH'``."""
         if isinstance(card, str):
             card = parse_card(card)
-        if isinstance(card, bool) or not isinstance(card, int | np.integer):
+        if not is_whole_number(card):
             return False
         value = int(card)
         if not 0 <= value < N_CARDS:

@@ -267,6 +267,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 NOTHING_KEPT = "nothing was kept: the results are written once the run ends"
 
 
+def _sentence(text: str) -> str:
+    """``text`` with a capital first letter, to open a sentence."""
+    return text[:1].upper() + text[1:]
+
+
 def _interrupted(args: argparse.Namespace, stop: KeyboardInterrupt) -> str:
     """The line of an interrupted command: what it kept. A solve says what it had proved."""
     if str(stop):
@@ -831,7 +836,7 @@ def _guidance_report(
     if "thresholds" not in tables:
         from tarot_analysis.guidance import not_fitted
 
-        lines += ["", f"{not_fitted(data)[0].upper()}{not_fitted(data)[1:]}."]
+        lines += ["", f"{_sentence(not_fitted(data))}."]
         return "\n".join(lines)
     lines += [
         "",
@@ -1004,7 +1009,7 @@ def _solve(args: argparse.Namespace) -> int:
     )
     if stopped is not None:
         print(
-            f"{header}\n{str(stopped)[0].upper()}{str(stopped)[1:]}, proved so far.\n"
+            f"{header}\n{_sentence(str(stopped))}, proved so far.\n"
             f"({stopped.nodes:,} positions searched in {seconds:.3f} s)"
         )
         return 0

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from tarot_analysis import cards
 from tarot_analysis.cards import Hand
-from tarot_analysis.errors import CardError, TarotInputError
+from tarot_analysis.errors import CardError, TarotInputError, is_whole_number
 
 __all__ = [
     "BID_NAMES",
@@ -94,7 +94,7 @@ _Scores = npt.NDArray[np.int64] | npt.NDArray[np.float64]
 
 
 def _check_hand_size(hand_size: int) -> int:
-    if isinstance(hand_size, bool) or not isinstance(hand_size, int | np.integer):
+    if not is_whole_number(hand_size):
         raise TarotInputError(f"hand_size must be an integer, got {hand_size!r}")
     if hand_size < 1:
         raise TarotInputError(f"hand_size must be at least 1, got {hand_size}")

@@ -93,10 +93,8 @@ def _alive(pid: int) -> bool:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    except PermissionError:  # another user's process: alive
+    except OSError:  # another user's process, or in doubt: leave the file alone
         return True
-    except OSError:
-        return True  # when in doubt, leave the file alone
     return True
 
 
@@ -122,8 +120,7 @@ def _named(error: OSError, target: Path) -> OSError:
     reason = error.strerror or str(error) or type(error).__name__
     if error.errno == errno.ENOSPC:
         reason = os.strerror(errno.ENOSPC)  # "No space left on device", whoever raised it
-    named = OSError(error.errno, reason, str(target))
-    return named
+    return OSError(error.errno, reason, str(target))
 
 
 @contextmanager

@@ -51,7 +51,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tarot_analysis import __version__
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, one_line
 from tarot_analysis.files import create_text, remove_stale, replacing
 from tarot_analysis.progress import CHECKING
 from tarot_analysis.progress import bar as progress_bar
@@ -185,6 +185,14 @@ class _Unfit(Exception):
     """A file that is not the chunk it should be; its message says why."""
 
 
+def _read_verified(path: Path) -> pa.Table:
+    """Every row of ``path``, each page's checksum verified, or :class:`_Unfit`."""
+    try:
+        return pq.read_table(path, page_checksum_verification=True)
+    except Exception as error:  # a damaged page raises what it happens to
+        raise _Unfit(f"damaged ({one_line(error)})") from None
+
+
 def _checked(path: Path, spec: RunSpec, chunk: int) -> pa.Table:
     """The rows of chunk ``chunk`` of ``spec`` in ``path``, or :class:`_Unfit` saying why the
     file is not that chunk. Reads the whole file, verifying every page's checksum."""
@@ -202,11 +210,7 @@ def _checked(path: Path, spec: RunSpec, chunk: int) -> pa.Table:
         chunk, first, n,
     ):  # fmt: skip
         raise _Unfit(f"another chunk (its number {stamp.get('chunk')})")
-    try:
-        table = pq.read_table(path, page_checksum_verification=True)
-    except Exception as error:  # a damaged page raises what it happens to
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise _Unfit(f"damaged ({reason})") from None
+    table = _read_verified(path)
     if table.num_rows != stamp.get("rows") or _columns(table.schema) != stamp.get("columns"):
         raise _Unfit("its rows or columns are not those it was written with")
     return table
@@ -353,27 +357,18 @@ def iter_chunks(folder: str | os.PathLike[str], spec: RunSpec | None = None) -> 
     target = Path(folder)
     expected = _expected(target, spec)
     if expected is None:
-        for path in sorted(target.glob("chunk-*.parquet")):
-            try:
-                table = pq.read_table(path, page_checksum_verification=True)
-            except Exception as error:  # a damaged page raises what it happens to
-                reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-                raise TarotInputError(
-                    f"{path}: damaged ({reason}): run the command again to recompute it"
-                ) from None
-            yield table
-        return
-    for chunk in range(expected.chunks):
-        path = chunk_path(target, chunk)
+        paths = sorted(target.glob("chunk-*.parquet"))
+    else:
+        paths = [chunk_path(target, chunk) for chunk in range(expected.chunks)]
+    for chunk, path in enumerate(paths):
         if not path.exists():
             raise TarotInputError(f"{path} is missing: run the command again to compute it")
         try:
-            table = _checked(path, expected, chunk)
+            yield _read_verified(path) if expected is None else _checked(path, expected, chunk)
         except _Unfit as unfit:
             raise TarotInputError(
                 f"{path}: {unfit}: run the command again to recompute it"
             ) from None
-        yield table
 
 
 def read_dataset(folder: str | os.PathLike[str], spec: RunSpec | None = None) -> pa.Table:

@@ -20,6 +20,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from tarot_analysis import __version__
+from tarot_analysis.errors import one_line
 from tarot_analysis.rules import Rules, rules_to_dict
 
 __all__ = [
@@ -291,7 +292,7 @@ def _call_cluster(call: Callable[[], T], address: str) -> T:
         return call()
     except (OSError, TimeoutError, RuntimeError) as error:  # comm closed, client closed
         raise ClusterLost(
-            f"the Dask scheduler at {address} cannot be reached any more ({_reason(error)})"
+            f"the Dask scheduler at {address} cannot be reached any more ({one_line(error)})"
         ) from None
 
 
@@ -350,9 +351,3 @@ def _task_result(future: Any, client: Any, address: str) -> Any:
             f"the Dask workers at {address} died while computing the same chunks, again and "
             "again (out of memory?)"
         ) from None
-
-
-def _reason(error: BaseException) -> str:
-    """An error's message on one line, or its type where it has none."""
-    text = " ".join(str(error).split())
-    return text or type(error).__name__

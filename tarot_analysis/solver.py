@@ -82,7 +82,7 @@ from tarot_analysis.engine.cardsets import (
 from tarot_analysis.engine.core import excuse_last_trick_side, legal_cards
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.engine.state import MAX_SEATS
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
 from tarot_analysis.rules import Rules
 
 __all__ = [
@@ -1318,7 +1318,7 @@ def _card_of(token: str | int, where: str) -> int:
         if len(parsed) != 1:
             raise TarotInputError(f"{where}: one card expected, got {token!r}")
         return parsed[0]
-    if isinstance(token, bool) or not isinstance(token, (int, np.integer)):
+    if not is_whole_number(token):
         raise TarotInputError(f"{where}: a card is a notation string or an id, got {token!r}")
     if not 0 <= int(token) < cards.N_CARDS:
         raise TarotInputError(f"{where}: there is no card id {token} (ids are 0..77)")
@@ -1333,15 +1333,6 @@ def _hand_of(hand: str | Iterable[str | int], seat: int) -> tuple[int, ...]:
         return tuple(_card_of(card, f"card {k + 1}") for k, card in enumerate(hand))
     except TarotInputError as error:
         raise TarotInputError(f"seat {seat}: {error}") from None
-
-
-def _seat(value: object, players: int, what: str) -> int:
-    """A seat number checked against the table."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise TarotInputError(f"{what} must be a seat number, got {value!r}")
-    if not 0 <= int(value) < players:
-        raise TarotInputError(f"{what} must be a seat 0..{players - 1}, got {value}")
-    return int(value)
 
 
 @dataclass
@@ -1375,8 +1366,8 @@ def _position(
     if isinstance(hands, str) or len(hands) != players:
         raise TarotInputError(f"{rules.name} needs {players} hands, one per seat")
     held = [_hand_of(hand, seat) for seat, hand in enumerate(hands)]
-    first = _seat(leader, players, "leader")
-    attack_seats = [_seat(seat, players, "an attack seat") for seat in attack]
+    first = seat_number(leader, players, "leader")
+    attack_seats = [seat_number(seat, players, "an attack seat") for seat in attack]
     if not attack_seats:
         raise TarotInputError("the attack needs at least one seat")
     if len(trick) >= players:
@@ -1503,7 +1494,7 @@ def _budget(max_nodes: object, time_limit: object) -> tuple[int, float | None]:
     """The node limit (0: none) and the time limit of a solve, checked."""
     limit = 0
     if max_nodes is not None:
-        if isinstance(max_nodes, bool) or not isinstance(max_nodes, int | np.integer):
+        if not is_whole_number(max_nodes):
             raise TarotInputError(f"max_nodes must be a whole number, got {max_nodes!r}")
         if max_nodes < 1:
             raise TarotInputError(f"max_nodes must be at least 1, got {max_nodes}")

@@ -137,7 +137,7 @@ from tarot_analysis.engine.state import (
     show_poignee,
     start,
 )
-from tarot_analysis.errors import TarotInputError, seat_number
+from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
 
 __all__ = [
     "DEFAULT_WORLDS",
@@ -1030,7 +1030,7 @@ def _check(state: GameState, worlds: object) -> None:
             f"the pimc bot searches cards, bids, calls and poignées; the decision is "
             f"{state.decision}"
         )
-    if isinstance(worlds, bool) or not isinstance(worlds, int | np.integer):
+    if not is_whole_number(worlds):
         raise TarotInputError(f"worlds must be a whole number, got {worlds!r}")
     if not 1 <= worlds <= MAX_PIMC_WORLDS:
         raise TarotInputError(f"worlds must be from 1 to {MAX_PIMC_WORLDS}, got {worlds}")

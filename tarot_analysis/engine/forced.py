@@ -17,7 +17,7 @@ import numpy.typing as npt
 from tarot_analysis import cards
 from tarot_analysis.engine.core import first_refused_call
 from tarot_analysis.engine.params import engine_rules
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, is_whole_number
 from tarot_analysis.rules import Rules
 
 __all__ = ["check_forced_calls", "forced_rows", "masks_of", "passing"]
@@ -53,7 +53,7 @@ def checked_forced(
 
 def passing(seat: int) -> int:
     """The forced taker that holds an auction in which ``seat`` must pass: ``-2 - seat``."""
-    if isinstance(seat, bool) or not isinstance(seat, int | np.integer) or seat < 0:
+    if not is_whole_number(seat) or seat < 0:
         raise TarotInputError(f"passing(seat) needs a seat number, 0 or more, got {seat!r}")
     return -2 - int(seat)
 

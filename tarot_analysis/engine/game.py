@@ -30,7 +30,7 @@ from tarot_analysis.engine import state as S
 from tarot_analysis.engine.forced import checked_forced, masks_of
 from tarot_analysis.engine.outcome import N_OUTCOME, REDEAL_NONE
 from tarot_analysis.engine.params import EngineRules, engine_rules
-from tarot_analysis.errors import TarotInputError, seat_number
+from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
 from tarot_analysis.rules import Rules
 
 __all__ = ["GameState", "Observation", "action_name"]
@@ -44,7 +44,7 @@ def action_name(action: int, rules: Rules | None = None) -> str:
     >>> action_name(S.PASS), action_name(S.SHOW_0 + 2), action_name(77)
     ('pass', 'poignée double', '21')
     """
-    if isinstance(action, bool) or not isinstance(action, int | np.integer):
+    if not is_whole_number(action):
         return f"{action!r} (not an action)"
     if 0 <= action < S.N_CARD_ACTIONS:
         return cards.card_name(action)
@@ -247,7 +247,7 @@ class GameState:
         naming the seat, the decision and the action."""
         if self.is_over:
             raise TarotInputError(f"the deal is over: no action {action_name(action)} to take")
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
+        if not is_whole_number(action):
             raise TarotInputError(
                 f"an action is a number from 0 to {S.N_ACTIONS - 1} (see legal_actions() and "
                 f"action_name()), got {action!r}"
