@@ -1,0 +1,156 @@
+"""The search bot's lessons: one row per searched decision, resumable, the same for a seed."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from tarot_analysis.cli import main
+from tarot_analysis.engine import state as S
+from tarot_analysis.engine.encoding import block, encoding_size, layout
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.rules import load_rules
+from tarot_analysis.runner import chunk_path
+from tarot_analysis.teacher import LESSON_COLUMNS, lesson_counts, read_lessons, teach
+
+WORLDS = 4
+
+
+@pytest.fixture(scope="module")
+def lessons(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Small runs of three presets, made once."""
+    folders = {}
+    for name, deals in (("fft-3", 6), ("fft-4", 8), ("fft-5", 6)):
+        folder = tmp_path_factory.mktemp(name)
+        teach(load_rules(name), deals, folder, worlds=WORLDS, seed=5, chunk_size=3, threads=2)
+        folders[name] = folder
+    return folders
+
+
+def _frame(folder: Path) -> pd.DataFrame:
+    return read_lessons(folder).to_pandas()
+
+
+def _same(a: pa.Table, b: pa.Table) -> bool:
+    """Equal rows, NaN equal to NaN (the value of an illegal action)."""
+    if a.column_names != b.column_names or a.num_rows != b.num_rows:
+        return False
+    return all(
+        np.array_equal(_flat(a, name), _flat(b, name), equal_nan=name == "values")
+        for name in a.column_names
+    )
+
+
+def _flat(table: pa.Table, name: str) -> np.ndarray:
+    column = table.column(name).combine_chunks()
+    if pa.types.is_fixed_size_list(column.type):
+        return column.flatten().to_numpy(zero_copy_only=False)
+    return column.to_numpy(zero_copy_only=False)
+
+
+def _stack(frame: pd.DataFrame, column: str) -> np.ndarray:
+    return np.stack(frame[column].to_numpy())
+
+
+@pytest.mark.parametrize("name", ["fft-3", "fft-4", "fft-5"])
+def test_every_row_is_a_searched_decision_with_a_value_for_each_legal_action(
+    lessons: dict[str, Path], name: str
+) -> None:
+    rules = load_rules(name)
+    frame = _frame(lessons[name])
+    assert tuple(frame.columns) == LESSON_COLUMNS
+    assert set(frame["decision"]) <= {"bid", "call", "poignee", "card"}
+    assert "card" in set(frame["decision"])
+    encodings, legal, values = (_stack(frame, c) for c in ("encoding", "legal", "values"))
+    assert encodings.shape == (len(frame), encoding_size(rules.players))
+    assert legal.shape == values.shape == (len(frame), S.N_ACTIONS)
+    assert (legal.sum(axis=1) >= 2).all()  # a single legal action is not a lesson
+    assert (np.isnan(values) == ~legal).all()
+    chosen = frame["chosen"].to_numpy()
+    rows = np.arange(len(frame))
+    assert legal[rows, chosen].all()
+    # The search takes the action of highest mean.
+    best = np.nanmax(values, axis=1)
+    assert (values[rows, chosen] >= best - 1e-3).all()
+    assert (frame["worlds"] >= WORLDS).all()
+    # A card played was in the seat's hand, as its encoding says.
+    cards = frame["decision"].to_numpy() == "card"
+    hand = block(layout(rules.players), "hand")
+    assert (encodings[cards][:, hand][rows[: cards.sum()], chosen[cards]] == 1).all()
+
+
+def test_the_seats_scores_of_a_deal_sum_to_zero(lessons: dict[str, Path]) -> None:
+    frame = _frame(lessons["fft-4"])
+    by_seat = frame.groupby(["deal", "seat"])["score"].first().unstack()
+    whole = by_seat.dropna()
+    assert len(whole) > 0
+    assert np.allclose(whole.sum(axis=1), 0)
+    assert (whole.abs().sum(axis=1) > 0).any()  # some deal was played and scored
+
+
+def test_same_seed_same_rows_on_one_thread_or_two(
+    lessons: dict[str, Path], tmp_path: Path
+) -> None:
+    teach(load_rules("fft-4"), 8, tmp_path, worlds=WORLDS, seed=5, chunk_size=3, threads=1)
+    assert _same(read_lessons(tmp_path), read_lessons(lessons["fft-4"]))
+    other = tmp_path / "other"
+    teach(load_rules("fft-4"), 8, other, worlds=WORLDS, seed=6, chunk_size=3, threads=1)
+    assert not _same(read_lessons(other), read_lessons(tmp_path))
+
+
+def test_a_stopped_run_resumes_to_the_same_rows(lessons: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    shutil.copytree(lessons["fft-4"], folder)
+    chunk_path(folder, 1).unlink()
+    done = teach(load_rules("fft-4"), 8, folder, worlds=WORLDS, seed=5, chunk_size=3)
+    assert (done.computed, done.resumed) == (1, 2)
+    assert _same(read_lessons(folder), read_lessons(lessons["fft-4"]))
+
+
+def test_a_folder_of_another_run_is_refused(lessons: dict[str, Path], tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    shutil.copytree(lessons["fft-4"], folder)
+    with pytest.raises(TarotInputError, match="holds a different run .*seed"):
+        teach(load_rules("fft-4"), 8, folder, worlds=WORLDS, seed=7, chunk_size=3)
+    with pytest.raises(TarotInputError, match="holds a different run .*bots"):
+        teach(load_rules("fft-4"), 8, folder, worlds=8, seed=5, chunk_size=3)
+
+
+def test_rows_of_another_kind_are_no_lessons(tmp_path: Path) -> None:
+    from tarot_analysis.runner import RunSpec, run
+
+    spec = RunSpec(kind="example", rules="fft-4", bots=("random",), seed=1, deals=4, chunk_size=4)
+    run(spec, tmp_path, lambda chunk, first, n: pa.table({"deal": range(first, first + n)}))
+    with pytest.raises(TarotInputError, match="holds no lessons"):
+        read_lessons(tmp_path)
+
+
+def test_tarocco_and_impossible_worlds_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(TarotInputError, match="Tarocco"):
+        teach(load_rules("tarocco"), 2, tmp_path / "a", worlds=WORLDS)
+    with pytest.raises(TarotInputError, match="worlds"):
+        teach(load_rules("fft-4"), 2, tmp_path / "b", worlds=5000)
+
+
+def test_the_command_stores_and_counts_its_lessons(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "lessons"
+    argv = ["teach", "--rules", "fft-5", "--deals", "3", "--worlds", "2", "--data", str(folder)]
+    assert main([*argv, "--json"]) == 0
+    found = json.loads(capsys.readouterr().out)
+    assert found["rows"] == len(read_lessons(folder)) > 0
+    assert found["by_decision"] == lesson_counts(folder)
+    assert found["bot"] == "pimc:2" and found["computed"] == found["chunks"]
+    assert main(argv) == 0
+    text = capsys.readouterr().out
+    assert "0 chunks computed, 1 kept" in text
+    assert main(["teach", "--worlds", "9999", "--data", str(tmp_path / "x")]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and "worlds" in said[0]
