@@ -94,9 +94,7 @@ def test_the_seats_scores_of_a_deal_sum_to_zero(lessons: dict[str, Path]) -> Non
     assert (whole.abs().sum(axis=1) > 0).any()  # some deal was played and scored
 
 
-def test_same_seed_same_rows_on_one_thread_or_two(
-    lessons: dict[str, Path], tmp_path: Path
-) -> None:
+def test_same_seed_same_rows_on_one_thread_or_two(lessons: dict[str, Path], tmp_path: Path) -> None:
     teach(load_rules("fft-4"), 8, tmp_path, worlds=WORLDS, seed=5, chunk_size=3, threads=1)
     assert _same(read_lessons(tmp_path), read_lessons(lessons["fft-4"]))
     other = tmp_path / "other"
@@ -116,9 +114,9 @@ def test_a_stopped_run_resumes_to_the_same_rows(lessons: dict[str, Path], tmp_pa
 def test_a_folder_of_another_run_is_refused(lessons: dict[str, Path], tmp_path: Path) -> None:
     folder = tmp_path / "run"
     shutil.copytree(lessons["fft-4"], folder)
-    with pytest.raises(TarotInputError, match="holds a different run .*seed"):
+    with pytest.raises(TarotInputError, match=r"holds a different run .*seed"):
         teach(load_rules("fft-4"), 8, folder, worlds=WORLDS, seed=7, chunk_size=3)
-    with pytest.raises(TarotInputError, match="holds a different run .*bots"):
+    with pytest.raises(TarotInputError, match=r"holds a different run .*bots"):
         teach(load_rules("fft-4"), 8, folder, worlds=8, seed=5, chunk_size=3)
 
 
