@@ -3,8 +3,8 @@
     python benchmarks/bench_learned.py [--deals 2000] [--rules fft-4] [--hidden 64 256x128 ...]
         [--json]
 
-Positions: every card decision of ``--deals`` deals stepped through the game state in compiled
-code, each decision an action taken among the legal ones by a fixed rule, copied out. Then,
+Positions: every third card decision of ``--deals`` deals stepped through the game state in
+compiled code, each decision an action taken among the legal ones by a fixed rule, copied out. Then,
 one after the other on one thread, over the same positions:
 
 - the baseline: the seat's encoding alone (:func:`tarot_analysis.engine.encoding.encode_into`)
@@ -41,8 +41,8 @@ from tarot_analysis.rules import load_rules
 
 @njit(cache=True)
 def _positions(masks: Any, p: Any, half: Any, limit: int) -> tuple[Any, Any, int]:
-    """The state arrays of every card decision of the deals of ``masks`` (at most ``limit``),
-    each decision's action the legal one of index ``k`` modulo their count."""
+    """The state arrays of every third card decision of the deals of ``masks`` (at most
+    ``limit``), each decision's action the legal one of index ``k`` modulo their count."""
     ms = np.zeros((limit, S.N_M), dtype=np.uint64)
     ss = np.zeros((limit, S.N_S), dtype=np.int64)
     m, s = np.zeros(S.N_M, dtype=np.uint64), np.zeros(S.N_S, dtype=np.int64)
@@ -53,7 +53,7 @@ def _positions(masks: Any, p: Any, half: Any, limit: int) -> tuple[Any, Any, int
     for d in range(masks.shape[0]):
         S.start(m, s, masks[d], forced, p[0] - 1, p, half)
         while s[S.S_KIND] != S.OVER:
-            if s[S.S_KIND] == S.CARD and count < limit:
+            if s[S.S_KIND] == S.CARD and decisions % 3 == 0 and count < limit:
                 ms[count] = m
                 ss[count] = s
                 count += 1
