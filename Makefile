@@ -15,14 +15,15 @@ setup: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	@echo "Setting up $(VENV) (1 to 3 minutes the first time): tarot-analysis and numpy, numba, pandas,"
 	@echo "  scipy, pyarrow, statsmodels, tqdm; extras plots (matplotlib), notebooks (JupyterLab, jupytext,"
-	@echo "  papermill), dask (Dask distributed), env (PettingZoo, Gymnasium), dev (pytest, hypothesis, ruff, mypy)"
+	@echo "  papermill), dask (Dask distributed), env (PettingZoo, Gymnasium), train (JAX, optax),"
+	@echo "  dev (pytest, hypothesis, ruff, mypy)"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --upgrade pip
 	@[ -t 1 ] || { while sleep 5 && kill -0 $$$$ 2>/dev/null; do \
 		echo "  ... $$(ls -d $(VENV)/lib/python*/site-packages/*.dist-info | wc -l) packages in $(VENV)"; \
 		done & }; \
-	echo "$(BIN)/python -m pip install -e '.[dev,plots,notebooks,dask,env]'"; \
-	$(BIN)/python -m pip install -e '.[dev,plots,notebooks,dask,env]'
+	echo "$(BIN)/python -m pip install -e '.[dev,plots,notebooks,dask,env,train]'"; \
+	$(BIN)/python -m pip install -e '.[dev,plots,notebooks,dask,env,train]'
 	touch $@
 
 # Debian's Chromium opens the report in the tests and prints it to PDF: installed when missing

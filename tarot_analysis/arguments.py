@@ -10,7 +10,16 @@ from __future__ import annotations
 import argparse
 from typing import NoReturn
 
-__all__ = ["EXIT_USAGE", "Parser", "add_run_options", "positive", "positive_seconds", "seed"]
+__all__ = [
+    "EXIT_USAGE",
+    "Parser",
+    "add_run_options",
+    "fraction",
+    "non_negative",
+    "positive",
+    "positive_seconds",
+    "seed",
+]
 
 #: Exit status of a usage mistake (argparse's own).
 EXIT_USAGE = 2
@@ -42,6 +51,28 @@ def positive_seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
     if not 0 < value < float("inf"):
         raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+    return value
+
+
+def fraction(text: str) -> float:
+    """A fraction from 0 to below 1 (``0.1`` accepted)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a fraction, got {text!r}") from None
+    if not 0 <= value < 1:
+        raise argparse.ArgumentTypeError(f"expected a fraction from 0 to below 1, got {text}")
+    return value
+
+
+def non_negative(text: str) -> float:
+    """A number of at least 0 (``0.5`` accepted)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {text}")
     return value
 
 

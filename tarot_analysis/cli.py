@@ -23,6 +23,8 @@ from tarot_analysis.arguments import (
     EXIT_USAGE,
     Parser,
     add_run_options,
+    fraction,
+    non_negative,
     positive,
     positive_seconds,
     seed,
@@ -200,6 +202,33 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     teach.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     add_cluster_options(teach)
+    train = commands.add_parser(
+        "train",
+        help="train a network on the search bot's decisions: held-out loss, matches and regret",
+        description=(
+            "Train a multilayer perceptron on a run of the search bot's decisions to predict "
+            "each legal action's value; hold out whole deals and report the loss, how often it "
+            "takes the search's action and its regret. Needs the train extra (JAX, optax)."
+        ),
+    )
+    train.add_argument("data", metavar="DATA_FOLDER", help="the run folder of the decisions")
+    train.add_argument("--out", required=True, metavar="MODEL.npz", help="the model file to write")
+    train.add_argument(
+        "--hidden", type=positive, nargs="+", default=[256, 128], metavar="WIDTH",
+        help="the widths of the hidden layers (default 256 128)",
+    )  # fmt: skip
+    train.add_argument("--epochs", type=seed, default=20, help="passes over the data (default 20)")
+    train.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
+    train.add_argument(
+        "--holdout", type=fraction, default=0.1,
+        help="the fraction of the deals held out to measure the network (default 0.1)",
+    )  # fmt: skip
+    train.add_argument(
+        "--choice-weight", type=non_negative, default=0.0, metavar="W",
+        help="add W times the cross-entropy of the search's choice to the loss (default 0)",
+    )  # fmt: skip
+    train.add_argument("--no-progress", action="store_true", help="no progress bar")
+    train.add_argument("--json", action="store_true", help="print the report as one JSON object")
 
     from tarot_analysis.compare import add_parser as add_compare_parser
 
@@ -241,6 +270,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _guidance(args)
         if args.command == "teach":
             return _teach(args)
+        if args.command == "train":
+            return _train(args)
         if args.command == "compare":
             from tarot_analysis.compare import run_command
 
@@ -1117,6 +1148,56 @@ class _SolveProgress:
         self.shown.set_postfix_str(
             f"attack's points {interval}, {where.nodes:,} positions", refresh=False
         )
+
+
+def _train(args: argparse.Namespace) -> int:
+    from tarot_analysis.training import train_folder
+
+    report = train_folder(
+        args.data, args.out, hidden=tuple(args.hidden), epochs=args.epochs, seed=args.seed,
+        holdout=args.holdout, choice_weight=args.choice_weight, progress=not args.no_progress,
+    )  # fmt: skip
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(_train_report(report))
+    return 0
+
+
+def _train_report(report: dict[str, Any]) -> str:
+    """The training's report for people: the data, the network, then each part's numbers."""
+    widths = " → ".join(str(w) for w in report["widths"])
+    lines = [
+        f"{report['rules']}: {report['rows']:,} decisions of {report['deals']:,} deals "
+        f"({report['skipped']:,} without values skipped), seed {report['seed']}",
+        f"network {widths}, {report['epochs']} epochs, choice weight {report['choice_weight']}",
+        f"model written to {report['out']}",
+        "",
+        f"{'':<10}{'decisions':>10}{'deals':>7}{'loss':>9}{'matches':>9}"
+        f"{'regret (95% interval by deal)':>32}{'random':>8}",
+    ]
+    for name, part in (("training", report["train"]), ("held out", report["held_out"])):
+        if not part["rows"]:
+            lines.append(f"{name:<10}{0:>10}")
+            continue
+        regret = part["regret"]
+        interval = (
+            f"{regret['mean']:.2f} ({regret['ci_low']:.2f} to {regret['ci_high']:.2f})"
+            if regret["ci_low"] is not None
+            else f"{regret['mean']:.2f}"
+        )
+        lines.append(
+            f"{name:<10}{part['rows']:>10,}{part['deals']:>7,}{part['loss']:>9.4f}"
+            f"{part['match_rate']:>9.1%}{interval:>32}{part['random_regret']['mean']:>8.2f}"
+        )
+    lines += [
+        "",
+        "loss: squared error of the legal actions' advantages, in hundreds of points",
+        "matches: the search's own action taken",
+        "regret: points per decision below the search's best action, by the search's values",
+        "random: the regret of a random legal action",
+    ]
+    return "\n".join(lines)
 
 
 def _replay(args: argparse.Namespace) -> int:

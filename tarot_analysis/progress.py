@@ -3,8 +3,8 @@ ticking line for a step that has nothing to count.
 
 Each phase is a lowercase verb (:data:`DEALING`, :data:`PLAYING`,
 :data:`PLAYING_EVERY_CONTRACT`, :data:`SCORING`, :data:`FITTING`, :data:`WRITING_CHARTS`,
-:data:`COMPARING`, :data:`CHECKING`, :data:`SOLVING`), followed by what it works on:
-``playing every contract · fft-4 seat 0``.
+:data:`COMPARING`, :data:`CHECKING`, :data:`SOLVING`, :data:`TRAINING`), followed by what it
+works on: ``playing every contract · fft-4 seat 0``.
 
 Every display writes to standard error and redraws itself every :data:`TICK_SECONDS` from a
 thread of its own, so that a long chunk or step still shows its clock moving. While a display
@@ -43,6 +43,7 @@ __all__ = [
     "SCORING",
     "SOLVING",
     "TICK_SECONDS",
+    "TRAINING",
     "WRITING_CHARTS",
     "bar",
     "step",
@@ -58,6 +59,7 @@ FITTING: Final = "fitting"
 WRITING_CHARTS: Final = "writing charts"
 COMPARING: Final = "comparing"
 SOLVING: Final = "solving"
+TRAINING: Final = "training"  # a network, epoch by epoch
 
 #: Seconds between two redraws of an open display.
 TICK_SECONDS: Final = 1.0

@@ -1,0 +1,191 @@
+"""Decisions per second of the learned bot's compiled forward pass, beside the heuristic's.
+
+    python benchmarks/bench_learned.py [--deals 2000] [--rules fft-4] [--hidden 64 256x128 ...]
+        [--json]
+
+Positions: every third card decision of ``--deals`` deals stepped through the game state in
+compiled code, each decision an action taken among the legal ones by a fixed rule, copied out. Then,
+one after the other on one thread, over the same positions:
+
+- the baseline: the seat's encoding alone (:func:`tarot_analysis.engine.encoding.encode_into`)
+  and its legal actions (:func:`tarot_analysis.engine.state.legal_mask`);
+- the heuristic bot's card (:func:`tarot_analysis.bots.policy.play`);
+- :func:`tarot_analysis.bots.learned.decide_learned` (the encoding, the legal actions and the
+  network) for each ``--hidden`` network (``256x128``: two hidden layers), its weights drawn
+  at random (He); a trained network's ReLU leaves about as many zeros.
+
+Each timing is the best of ``--repeat`` runs after a warm-up (compilation is not counted).
+Machines are noisy: compare the ratios, not the absolute numbers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import time
+from typing import Any
+
+import numpy as np
+from numba import njit
+
+from tarot_analysis import __version__
+from tarot_analysis.bots import bot_id, policy
+from tarot_analysis.bots.learned import decide_learned, flatten, scratch_size
+from tarot_analysis.deal import deal
+from tarot_analysis.engine import state as S
+from tarot_analysis.engine.encoding import encode_into, encoding_size
+from tarot_analysis.engine.params import engine_rules
+from tarot_analysis.rules import load_rules
+
+
+@njit(cache=True)
+def _positions(masks: Any, p: Any, half: Any, limit: int) -> tuple[Any, Any, int]:
+    """The state arrays of every third card decision of the deals of ``masks`` (at most
+    ``limit``), each decision's action the legal one of index ``k`` modulo their count."""
+    ms = np.zeros((limit, S.N_M), dtype=np.uint64)
+    ss = np.zeros((limit, S.N_S), dtype=np.int64)
+    m, s = np.zeros(S.N_M, dtype=np.uint64), np.zeros(S.N_S, dtype=np.int64)
+    mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
+    forced = np.full(4, -1, dtype=np.int64)
+    count = 0
+    decisions = 0
+    for d in range(masks.shape[0]):
+        S.start(m, s, masks[d], forced, p[0] - 1, p, half)
+        while s[S.S_KIND] != S.OVER:
+            if s[S.S_KIND] == S.CARD and decisions % 3 == 0 and count < limit:
+                ms[count] = m
+                ss[count] = s
+                count += 1
+            S.legal_mask(m, s, p, mask)
+            legal = 0
+            for a in range(S.N_ACTIONS):
+                legal += mask[a]
+            pick = (decisions * 7 + d) % legal
+            for a in range(S.N_ACTIONS):
+                if mask[a]:
+                    if pick == 0:
+                        S.apply(m, s, a, p, half)
+                        break
+                    pick -= 1
+            decisions += 1
+    return ms, ss, count
+
+
+@njit(cache=True)
+def _encode_all(ms: Any, ss: Any, count: int, p: Any, half: Any, x: Any, mask: Any) -> int:
+    total = 0
+    for k in range(count):
+        encode_into(ms[k], ss[k], p, half, ss[k, S.S_ACTOR], x)
+        S.legal_mask(ms[k], ss[k], p, mask)
+        total += mask[0]
+    return total
+
+
+@njit(cache=True)
+def _heuristic_all(ms: Any, ss: Any, count: int, bot: int, p: Any, rng: Any) -> int:
+    total = 0
+    for k in range(count):
+        m, s = ms[k], ss[k]
+        seat = s[S.S_ACTOR]
+        legal_lo, legal_hi = S.legal_cards_now(m, s, p)
+        total += policy.play(
+            bot, seat, m[S.M_HANDS + 2 * seat], m[S.M_HANDS + 2 * seat + 1], legal_lo, legal_hi,
+            s[S.S_VIEW : S.S_VIEW + S.N_VIEW], s[S.S_TRICK_CARDS : S.S_TRICK_CARDS + S.MAX_SEATS],
+            m[S.M_PLAYED : S.M_PLAYED + 2], s[S.S_VOIDS : S.S_VOIDS + S.MAX_SEATS],
+            s[S.S_POIGNEES : S.S_POIGNEES + S.MAX_SEATS], p, rng,
+        )  # fmt: skip
+    return total
+
+
+@njit(cache=True)
+def _learned_all(
+    ms: Any, ss: Any, count: int, p: Any, half: Any, weights: Any, widths: Any, x: Any,
+    out: Any, scratch: Any, mask: Any,
+) -> int:  # fmt: skip
+    total = 0
+    for k in range(count):
+        total += decide_learned(
+            ms[k], ss[k], ss[k, S.S_ACTOR], p, half, weights, widths, x, out, scratch, mask
+        )
+    return total
+
+
+def _best(run: Any, repeat: int) -> float:
+    run()  # warm-up
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
+def _network(inputs: int, hidden: list[int], seed: int) -> tuple[Any, Any]:
+    rng = np.random.default_rng(seed)
+    widths = [inputs, *hidden, S.N_ACTIONS]
+    weights = [
+        rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32)
+        for a, b in itertools.pairwise(widths)
+    ]
+    biases = [np.zeros(b, np.float32) for b in widths[1:]]
+    return flatten(weights, biases)
+
+
+def measure(preset: str, deals: int, hidden: list[str], repeat: int) -> dict[str, Any]:
+    """The decisions per second of each bot, as a dict."""
+    rules = load_rules(preset)
+    engine = engine_rules(rules)
+    p, half = engine.params, engine.half_points
+    masks = deal(rules, deals, 1, threads=1).masks
+    ms, ss, count = _positions(masks, p, half, deals * 30)
+    x = np.zeros(encoding_size(rules.players), dtype=np.float32)
+    mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
+    rng = np.array([1, 2, 3, 4], dtype=np.uint64)
+    heuristic = bot_id("heuristic")
+    result: dict[str, Any] = {
+        "rules": preset, "version": __version__, "deals": deals, "decisions": int(count),
+        "encoding_length": int(x.shape[0]),
+    }  # fmt: skip
+    seconds = _best(lambda: _encode_all(ms, ss, count, p, half, x, mask), repeat)
+    result["encoding_and_legal_per_second"] = count / seconds
+    seconds = _best(lambda: _heuristic_all(ms, ss, count, heuristic, p, rng), repeat)
+    result["heuristic_per_second"] = count / seconds
+    result["learned_per_second"] = {}
+    for name in hidden:
+        weights, widths = _network(int(x.shape[0]), [int(w) for w in name.split("x")], seed=1)
+        out = np.zeros(S.N_ACTIONS, dtype=np.float32)
+        scratch = np.zeros(scratch_size(widths), dtype=np.float32)
+        seconds = _best(
+            lambda w=weights, n=widths, o=out, t=scratch: _learned_all(
+                ms, ss, count, p, half, w, n, x, o, t, mask
+            ),
+            repeat,
+        )
+        result["learned_per_second"][name] = count / seconds
+    return result
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rules", default="fft-4")
+    parser.add_argument("--deals", type=int, default=2_000)
+    parser.add_argument("--hidden", nargs="+", default=["64", "256x128", "512x256"])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    result = measure(args.rules, args.deals, args.hidden, args.repeat)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return
+    print(
+        f"{args.rules}: {result['decisions']:,} card decisions of {args.deals:,} deals, one thread"
+    )
+    print(f"  encoding and legal actions {result['encoding_and_legal_per_second']:>12,.0f} /s")
+    print(f"  heuristic                  {result['heuristic_per_second']:>12,.0f} /s")
+    for name, rate in result["learned_per_second"].items():
+        print(f"  learned {name:<18} {rate:>12,.0f} /s")
+
+
+if __name__ == "__main__":
+    main()
