@@ -126,7 +126,7 @@ def test_the_record_holds_what_the_name_says() -> None:
         ("heuristic:1/2/3", "heuristic:B"),
         ("heuristic:x", "heuristic:B"),
         ("pimc:0", "pimc:N takes a number of worlds from 1 to 4096"),
-        ("pimc:", "pimc:N takes"),
+        ("pimc:", "unknown bot 'pimc:'"),
         ("pimc:8:9", "pimc:N:E takes a number of endgame tricks from 0 to 8"),
         ("pimc:8:x", "pimc:N:E"),
         (3, "a bot's name is a text, got 3"),
