@@ -137,7 +137,8 @@ def _play_out(
     while s[S_KIND] != OVER:
         if not _scripted(m, s, bots, d, scripted, script, script_ecart, p, half, rng):
             seat = s[S_ACTOR]
-            apply(m, s, door.decide_rules(m, s, seat, bots[seat], p, half, rng, ws), p, half)
+            action = door.decide_rules(m, s, seat, bots[seat], p, rng, ws.plan)
+            apply(m, s, action, p, half)
 
 
 @njit(cache=True, nogil=True)

@@ -101,15 +101,14 @@ def decide(m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws:
             )
         if kind in (BID, CALL, POIGNEE):
             return pimc.decide(m, s, bot[B_WORLDS], p, half, rng, ws.pimc)
-    return decide_rules(m, s, seat, bot, p, half, rng, ws)
+    return decide_rules(m, s, seat, bot, p, rng, ws.plan)
 
 
 @njit(**KERNEL)
-def decide_rules(
-    m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws: Workspace
-) -> int:
+def decide_rules(m: Any, s: Any, seat: int, bot: Any, p: Any, rng: Any, plan: Any) -> int:
     """:func:`decide` for the bots that decide by rule: the random bot, and the heuristic for
-    every other bot (the pimc bot's écart and chelem)."""
+    every other bot (the pimc bot's écart and chelem). It takes of the workspace only the
+    écart's ``plan`` (``ws.plan``): a table of rule bots passes no more at each decision."""
     kind = s[S_KIND]
     lo = m[M_HANDS + 2 * seat]
     hi = m[M_HANDS + 2 * seat + 1]
@@ -140,7 +139,7 @@ def decide_rules(
             return random_bot.pick(candidates, ZERO, rng)
         return heuristic.call(lo, hi, candidates, p)
     if kind == ECART:
-        return _ecart_card(lo, hi, s[S_ECART_LEFT], bot, p, rng, ws.plan)
+        return _ecart_card(lo, hi, s[S_ECART_LEFT], bot, p, rng, plan)
     if kind == POIGNEE:
         held = poignee_level(hi, p)
         if by_chance:
