@@ -67,7 +67,6 @@ def _scripted(
     s: Any,
     bots: Any,
     d: int,
-    scripted: bool,
     script: Any,
     script_ecart: Any,
     p: Any,
@@ -75,9 +74,7 @@ def _scripted(
     rng: Any,
 ) -> bool:
     """Take the scripted card or écart of deal ``d`` if there is one now, checked; whether it
-    did (if not, the bot of the seat to act decides)."""
-    if not scripted:
-        return False
+    did (if not, the bot of the seat to act decides). Called only where deals are scripted."""
     kind = s[S_KIND]
     seat = s[S_ACTOR]
     if kind == CARD:
@@ -130,12 +127,12 @@ def _play_out(
     loop without the search."""
     if pimc.any_pimc(bots):
         while s[S_KIND] != OVER:
-            if not _scripted(m, s, bots, d, scripted, script, script_ecart, p, half, rng):
+            if not (scripted and _scripted(m, s, bots, d, script, script_ecart, p, half, rng)):
                 seat = s[S_ACTOR]
                 apply(m, s, door.decide(m, s, seat, bots[seat], p, half, rng, ws), p, half)
         return
     while s[S_KIND] != OVER:
-        if not _scripted(m, s, bots, d, scripted, script, script_ecart, p, half, rng):
+        if not (scripted and _scripted(m, s, bots, d, script, script_ecart, p, half, rng)):
             seat = s[S_ACTOR]
             action = door.decide_rules(m, s, seat, bots[seat], p, rng, ws.plan)
             apply(m, s, action, p, half)
