@@ -74,7 +74,9 @@ __all__ = ["Workspace", "choose_ecart", "decide", "decide_rules", "workspace"]
 
 
 class Workspace(NamedTuple):
-    """What the door keeps for one table, allocated once for a run of deals."""
+    """What the door keeps for one table, allocated once for a run of deals: where a bot that
+    needs arrays of its own (a search's, a network's weights) finds them, beside the bot's
+    row."""
 
     pimc: pimc.Workspace  # the pimc seats' search
     plan: Any  # (2,) uint64: the cards of the écart chosen and not yet discarded
