@@ -18,7 +18,7 @@ import pandas as pd
 
 from tarot_analysis import cards
 from tarot_analysis._jit import chunk_states, normalise_seed
-from tarot_analysis.bots import BOTS, bot_id
+from tarot_analysis.bots import BOTS, Bot, bot_rows
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealPlan, DealStream, deal_chunk, make_plan
 from tarot_analysis.engine.forced import check_forced_calls, forced_rows, masks_of
 from tarot_analysis.engine.outcome import (
@@ -220,11 +220,11 @@ Bots = str | Any | Sequence[str | Any]
 
 @dataclass(frozen=True)
 class Seating:
-    """The bots of a table: their names, the compiled bots' numbers (0 where a Python bot
-    sits), and the Python bots by seat."""
+    """The bots of a table: their names, the compiled bots' rows (:func:`bot_rows`, one per
+    seat; the random bot's where a Python bot sits), and the Python bots by seat."""
 
     names: tuple[str, ...]
-    ids: npt.NDArray[np.int64]
+    rows: npt.NDArray[np.int64]
     python: dict[int, Any]
 
 
@@ -242,8 +242,8 @@ def seat_bots(bots: Bots, players: int) -> Seating:
                 f"act(observation), got {bot!r}"
             )
     names = tuple(bot_name(bot) if seat in python else str(bot) for seat, bot in enumerate(seated))
-    ids = np.array([0 if seat in python else bot_id(bot) for seat, bot in enumerate(seated)])
-    return Seating(names=names, ids=ids.astype(np.int64), python=python)
+    rows = bot_rows([Bot("random") if seat in python else bot for seat, bot in enumerate(seated)])
+    return Seating(names=names, rows=rows, python=python)
 
 
 @dataclass
@@ -327,12 +327,12 @@ class _Table:
         )  # fmt: skip
         if self.seating.python:
             play_python(
-                self.rules, self.engine, result.masks, self.seating.ids, self.seating.python,
+                self.rules, self.engine, result.masks, self.seating.rows, self.seating.python,
                 rng, forced=forced, out=out, script=script, script_ecart=script_ecart,
             )  # fmt: skip
             return
         play_deals(
-            result.masks, self.seating.ids, forced, self.engine.params, self.engine.half_points,
+            result.masks, self.seating.rows, forced, self.engine.params, self.engine.half_points,
             self.engine.scoring, rng, *out, _NO_SCRIPT if script is None else script,
             _NO_SCRIPT_ECART if script_ecart is None else script_ecart,
         )  # fmt: skip

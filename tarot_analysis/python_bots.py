@@ -29,14 +29,14 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from tarot_analysis.bots.pimc import workspace
+from tarot_analysis.bots.door import choose_ecart, workspace
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.cardsets import ZERO
 from tarot_analysis.engine.game import GameState, Observation, action_name
 from tarot_analysis.engine.params import EngineRules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import Rules
-from tarot_analysis.table import advance, choose_ecart, record_deal, record_tarocco
+from tarot_analysis.table import advance, record_deal, record_tarocco
 
 __all__ = ["PythonBot", "bot_name", "is_python_bot", "play_python"]
 
@@ -65,7 +65,7 @@ def play_python(
     rules: Rules,
     engine: EngineRules,
     masks: Any,
-    ids: Any,
+    bots: Any,
     python: Mapping[int, Any],
     rng: Any,
     *,
@@ -76,7 +76,8 @@ def play_python(
     script_ecart: Any = None,
 ) -> None:
     """Play every deal of ``masks`` at a table where the seats of ``python`` are Python bots
-    and the others compiled bots (``ids``), writing the results as the compiled table does.
+    and the others compiled bots (``bots``, one row per seat), writing the results as the
+    compiled table does.
 
     French presets: ``forced`` rows and ``out`` = (outcomes, poignees, log, leaders, ecarts,
     bids); Tarocco: ``dealers`` and ``out`` = (parts, tricks_won, events, log, leaders,
@@ -90,20 +91,20 @@ def play_python(
     tarocco = rules.tarocco is not None
     no_forced = np.full(4, -1, dtype=np.int64)
     is_python = np.array([seat in python for seat in range(rules.players)], dtype=np.bool_)
-    ws = workspace(p, engine.scoring, ids)
+    ws = workspace(p, engine.scoring, bots)
     for d in range(len(masks)):
         if tarocco:
             S.start(m, s, masks[d], no_forced, int(dealers[d]), p, half)
         else:
             S.start(m, s, masks[d], forced[d], -1, p, half)
         while s[S.S_KIND] != S.OVER:
-            if script is not None and _scripted(state, d, script, script_ecart, ids, rng):
+            if script is not None and _scripted(state, d, script, script_ecart, bots, rng):
                 continue
             seat = int(s[S.S_ACTOR])
             bot = python.get(seat)
             if bot is None:
                 # One decision at a time where a script may stand in for a compiled bot.
-                advance(m, s, ids, is_python, -1 if script is None else 1, p, half, rng, ws)
+                advance(m, s, bots, is_python, -1 if script is None else 1, p, half, rng, ws)
                 continue
             observation = state.observation(seat)
             try:
@@ -128,7 +129,9 @@ def play_python(
             record_deal(m, s, d, p, *out)
 
 
-def _scripted(state: GameState, d: int, script: Any, script_ecart: Any, ids: Any, rng: Any) -> bool:
+def _scripted(
+    state: GameState, d: int, script: Any, script_ecart: Any, bots: Any, rng: Any
+) -> bool:
     """Take the scripted card or écart of deal ``d`` if there is one now; whether it did."""
     m, s = state.m, state.s
     p, half = state.engine.params, state.engine.half_points
@@ -145,7 +148,7 @@ def _scripted(state: GameState, d: int, script: Any, script_ecart: Any, ids: Any
     if kind == S.ECART and len(script_ecart) > d and (script_ecart[d, 0] | script_ecart[d, 1]):
         lo, hi = m[S.M_HANDS + 2 * seat], m[S.M_HANDS + 2 * seat + 1]
         chosen_lo, chosen_hi, legal = choose_ecart(
-            int(ids[seat]), lo, hi, int(s[S.S_ECART_LEFT]), script_ecart[d, 0],
+            bots[seat], lo, hi, int(s[S.S_ECART_LEFT]), script_ecart[d, 0],
             script_ecart[d, 1], p, rng,
         )  # fmt: skip
         if not legal:

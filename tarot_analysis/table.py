@@ -1,13 +1,15 @@
 """The table: compiled bots seated around the game state, deals played from start to end.
 
 The engine (:mod:`tarot_analysis.engine.state`) knows the rules and steps a deal one decision at
-a time; it knows no bot. Here each decision is put to the bot of the seat to act
-(:mod:`tarot_analysis.bots.policy`, by number) and its answer applied, until the deal is over;
-the raw outcome and, when kept, every trick are copied out. Bots written in Python sit at the
-table through :mod:`tarot_analysis.python_bots`, one decision at a time.
+a time; it knows no bot. Here each decision is put to the bot of the seat to act through one
+door (:func:`tarot_analysis.bots.door.decide`, the bot as its row of
+:func:`tarot_analysis.bots.bot_rows`), which returns one action, and the table applies it
+(``engine.state.apply``) until the deal is over; the raw outcome and, when kept, every trick
+are copied out. Bots written in Python sit at the table through
+:mod:`tarot_analysis.python_bots`, one decision at a time.
 
-A compiled bot chooses the whole écart at once (its answer is applied card by card); a scripted
-card or écart (a known deal replayed) stands in for the bot's answer and is checked.
+A scripted card or écart (a known deal replayed) stands in for the bot's answer and is
+checked: the table's business, not the bot's.
 """
 
 from __future__ import annotations
@@ -18,31 +20,26 @@ import numpy as np
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
-from tarot_analysis.bots import pimc, policy
+from tarot_analysis.bots import door, pimc
+from tarot_analysis.bots.door import choose_ecart
+from tarot_analysis.cards import N_CARDS
 from tarot_analysis.engine import params as R
-from tarot_analysis.engine.cardsets import ZERO, holds, size
-from tarot_analysis.engine.core import ecart_sets, poignee_level
+from tarot_analysis.engine.cardsets import N_SUIT_CARDS, ONE, ZERO, holds
 from tarot_analysis.engine.outcome import N_OUTCOME, REDEAL_NONE
 from tarot_analysis.engine.state import (
-    BID,
-    CALL,
     CARD,
     ECART,
     M_ECART,
     M_HANDS,
-    M_PLAYED,
     MAX_SEATS,
     N_EVENTS,
     N_M,
     N_PARTS,
     N_S,
-    N_VIEW,
     O_REDEAL,
     OVER,
-    POIGNEE,
     S_ACTOR,
     S_BIDS,
-    S_CONTRACT,
     S_DEALT_OVER,
     S_ECART_LEFT,
     S_EVENTS,
@@ -52,21 +49,12 @@ from tarot_analysis.engine.state import (
     S_OUT,
     S_PARTS,
     S_POIGNEES,
-    S_TAKER,
     S_TRICK,
-    S_TRICK_CARDS,
-    S_VIEW,
-    S_VOIDS,
     S_WON_BY,
-    announce_chelem,
     apply,
-    bid,
-    call,
-    call_now,
     discard,
     legal_cards_now,
     play_card,
-    show_poignee,
     start,
 )
 
@@ -74,134 +62,55 @@ __all__ = ["choose_ecart", "play_deals", "play_tarocco"]
 
 
 @njit(**KERNEL)
-def choose_ecart(
-    bot: int,
-    lo: np.uint64,
-    hi: np.uint64,
-    count: int,
-    script_lo: np.uint64,
-    script_hi: np.uint64,
-    p: Any,
-    rng: Any,
-) -> tuple[np.uint64, np.uint64, bool]:
-    """``count`` cards of ``(lo, hi)`` to discard, and whether the choice is legal.
-
-    The bot chooses among the cards that may be discarded freely; when there are too few, all
-    of them go with the rest taken among the cards allowed only if forced. A scripted choice
-    (``script_lo | script_hi`` non-zero) is taken as it is and checked.
-    """
-    free_lo, free_hi, forced_lo, forced_hi = ecart_sets(lo, hi, p)
-    free_count = size(free_lo, free_hi)
-    short = free_count < count
-    if script_lo | script_hi != ZERO:
-        allowed_lo = free_lo | (forced_lo if short else ZERO)
-        allowed_hi = free_hi | (forced_hi if short else ZERO)
-        legal = (
-            size(script_lo, script_hi) == count
-            and script_lo & ~allowed_lo == ZERO
-            and script_hi & ~allowed_hi == ZERO
-            and not (short and (free_lo & ~script_lo) | (free_hi & ~script_hi) != ZERO)
-        )
-        return script_lo, script_hi, legal
-    if not short:
-        chosen_lo, chosen_hi = policy.ecart(bot, lo, hi, free_lo, free_hi, count, p, rng)
-        return chosen_lo, chosen_hi, True
-    extra_lo, extra_hi = policy.ecart(bot, lo, hi, forced_lo, forced_hi, count - free_count, p, rng)
-    return free_lo | extra_lo, free_hi | extra_hi, True
-
-
-@njit(**KERNEL)
-def _discard_all(
-    m: Any, s: Any, chosen_lo: np.uint64, chosen_hi: np.uint64, p: Any, half: Any
-) -> None:
-    """Apply a whole écart, card by card."""
-    for card in range(56):
-        if (chosen_lo >> np.uint64(card)) & np.uint64(1):
-            discard(m, s, card, p, half)
-    for bit in range(22):
-        if (chosen_hi >> np.uint64(bit)) & np.uint64(1):
-            discard(m, s, 56 + bit, p, half)
-
-
-@njit(cache=True)
-def _views(m: Any, s: Any) -> Any:
-    """What a compiled bot sees while playing, as views of the state: the public view, the
-    trick, the cards played, the voids and the poignées shown."""
-    return (
-        s[S_VIEW : S_VIEW + N_VIEW], s[S_TRICK_CARDS : S_TRICK_CARDS + MAX_SEATS],
-        m[M_PLAYED : M_PLAYED + 2], s[S_VOIDS : S_VOIDS + MAX_SEATS],
-        s[S_POIGNEES : S_POIGNEES + MAX_SEATS],
-    )  # fmt: skip
-
-
-@njit(**KERNEL)
-def _decide(
+def _scripted(
     m: Any,
     s: Any,
-    view: Any,
-    trick: Any,
-    played: Any,
-    voids: Any,
-    shown: Any,
     bots: Any,
     d: int,
-    scripted: bool,
     script: Any,
     script_ecart: Any,
     p: Any,
     half: Any,
     rng: Any,
-) -> None:
-    """Put the decision of the seat to act to its bot (or the script) and apply the answer."""
+) -> bool:
+    """Take the scripted card or écart of deal ``d`` if there is one now, checked; whether it
+    did (if not, the bot of the seat to act decides). Called only where deals are scripted."""
     kind = s[S_KIND]
     seat = s[S_ACTOR]
-    bot = bots[seat]
+    if kind == CARD:
+        card = script[d, s[S_TRICK], seat]
+        if card < 0:
+            return False
+        legal_lo, legal_hi = legal_cards_now(m, s, p)
+        if not holds(legal_lo, legal_hi, card):
+            raise ValueError("a scripted card is not legal at that point")
+        play_card(m, s, card, p, half)
+        return True
+    if kind != ECART or script_ecart[d, 0] | script_ecart[d, 1] == ZERO:
+        return False
     lo = m[M_HANDS + 2 * seat]
     hi = m[M_HANDS + 2 * seat + 1]
-    if kind == CARD:
-        legal_lo, legal_hi = legal_cards_now(m, s, p)
-        t = s[S_TRICK]
-        if scripted and script[d, t, seat] >= 0:
-            card = script[d, t, seat]
-            if not holds(legal_lo, legal_hi, card):
-                raise ValueError("a scripted card is not legal at that point")
-        else:
-            card = policy.play(
-                bot, seat, lo, hi, legal_lo, legal_hi, view, trick, played, voids, shown, p, rng
-            )
-        play_card(m, s, card, p, half)
-    elif kind == BID:
-        bid(m, s, policy.bid(bot, seat, lo, hi, s[S_CONTRACT], p, rng), p, half)
-    elif kind == CALL:
-        call(m, s, policy.call(bot, lo, hi, call_now(m, s, p), p, rng), p, half)
-    elif kind == ECART:
-        script_lo = script_ecart[d, 0] if scripted else ZERO
-        script_hi = script_ecart[d, 1] if scripted else ZERO
-        chosen_lo, chosen_hi, legal = choose_ecart(
-            bot, lo, hi, s[S_ECART_LEFT], script_lo, script_hi, p, rng
-        )
-        if not legal and p[R.TAROCCO]:
-            raise ValueError("the scripted discard is not legal")
-        if not legal:
-            raise ValueError("the scripted écart is not legal")
-        _discard_all(m, s, chosen_lo, chosen_hi, p, half)
-    elif kind == POIGNEE:
-        held = poignee_level(hi, p)
-        level = policy.poignee(bot, seat, lo, hi, held, seat == s[S_TAKER], p, rng)
-        show_poignee(m, s, min(level, held), p, half)
-    else:
-        announce_chelem(m, s, policy.chelem(bot, lo, hi, p, rng), p)
+    chosen_lo, chosen_hi, legal = choose_ecart(
+        bots[seat], lo, hi, s[S_ECART_LEFT], script_ecart[d, 0],
+        script_ecart[d, 1], p, rng,
+    )  # fmt: skip
+    if not legal and p[R.TAROCCO]:
+        raise ValueError("the scripted discard is not legal")
+    if not legal:
+        raise ValueError("the scripted écart is not legal")
+    for card in range(N_SUIT_CARDS):
+        if (chosen_lo >> np.uint64(card)) & ONE:
+            discard(m, s, card, p, half)
+    for bit in range(N_CARDS - N_SUIT_CARDS):
+        if (chosen_hi >> np.uint64(bit)) & ONE:
+            discard(m, s, N_SUIT_CARDS + bit, p, half)
+    return True
 
 
 @njit(**KERNEL)
-def _decide_any(
+def _play_out(
     m: Any,
     s: Any,
-    view: Any,
-    trick: Any,
-    played: Any,
-    voids: Any,
-    shown: Any,
     bots: Any,
     d: int,
     scripted: bool,
@@ -212,29 +121,21 @@ def _decide_any(
     rng: Any,
     ws: Any,
 ) -> None:
-    """:func:`_decide` at a table where a pimc bot sits: its searched decisions (cards, bids,
-    calls, poignées) here, in the workspace ``ws``, the others as every bot's. Kept apart so
-    that a table of rule bots runs the small loop of :func:`_decide` alone."""
-    kind = s[S_KIND]
-    seat = s[S_ACTOR]
-    bot = bots[seat]
-    searched = kind in (BID, CALL, POIGNEE) or (
-        kind == CARD and not (scripted and script[d, s[S_TRICK], seat] >= 0)
-    )
-    if not (pimc.is_pimc(bot) and searched):
-        _decide(
-            m, s, view, trick, played, voids, shown, bots, d, scripted, script, script_ecart,
-            p, half, rng,
-        )  # fmt: skip
+    """Every decision of the deal in ``(m, s)`` to its end: the script's where it has one,
+    else the bot's through the door (:func:`~tarot_analysis.bots.door.decide`). A table of
+    rule bots goes through :func:`~tarot_analysis.bots.door.decide_rules` alone, a smaller
+    loop without the search."""
+    if pimc.any_pimc(bots):
+        while s[S_KIND] != OVER:
+            if not (scripted and _scripted(m, s, bots, d, script, script_ecart, p, half, rng)):
+                seat = s[S_ACTOR]
+                apply(m, s, door.decide(m, s, seat, bots[seat], p, half, rng, ws), p, half)
         return
-    if kind == CARD:
-        legal_lo, legal_hi = legal_cards_now(m, s, p)
-        worlds = pimc.worlds_of(bot)
-        endgame = pimc.endgame_of(bot, p[R.PLAYERS])
-        card = pimc.play(m, s, seat, legal_lo, legal_hi, worlds, endgame, p, half, rng, ws)
-        play_card(m, s, card, p, half)
-        return
-    apply(m, s, pimc.decide(m, s, pimc.worlds_of(bot), p, half, rng, ws), p, half)
+    while s[S_KIND] != OVER:
+        if not (scripted and _scripted(m, s, bots, d, script, script_ecart, p, half, rng)):
+            seat = s[S_ACTOR]
+            action = door.decide_rules(m, s, seat, bots[seat], p, rng, ws.plan)
+            apply(m, s, action, p, half)
 
 
 @njit(cache=True, nogil=True)
@@ -272,22 +173,10 @@ def play_deals(
     scripted = script.shape[0] == masks.shape[0]
     m = np.zeros(N_M, dtype=np.uint64)
     s = np.zeros(N_S, dtype=np.int64)
-    view, trick, played, voids, shown = _views(m, s)
-    ws = pimc.workspace(p, scoring, bots)
-    searching = pimc.any_pimc(bots)
+    ws = door.workspace(p, scoring, bots)
     for d in range(masks.shape[0]):
         start(m, s, masks[d], forced[d], np.int64(-1), p, half)
-        while s[S_KIND] != OVER:
-            if searching:
-                _decide_any(
-                    m, s, view, trick, played, voids, shown, bots, d, scripted, script,
-                    script_ecart, p, half, rng, ws,
-                )  # fmt: skip
-            else:
-                _decide(
-                    m, s, view, trick, played, voids, shown, bots, d, scripted, script,
-                    script_ecart, p, half, rng,
-                )  # fmt: skip
+        _play_out(m, s, bots, d, scripted, script, script_ecart, p, half, rng, ws)
         record_deal(m, s, d, p, outcomes, poignees, log, leaders, ecarts, bids)
 
 
@@ -349,23 +238,11 @@ def play_tarocco(
     scripted = script.shape[0] == masks.shape[0]
     m = np.zeros(N_M, dtype=np.uint64)
     s = np.zeros(N_S, dtype=np.int64)
-    view, trick, played, voids, shown = _views(m, s)
     no_forced = np.full(4, -1, dtype=np.int64)
-    ws = pimc.workspace(p, scoring, bots)
-    searching = pimc.any_pimc(bots)
+    ws = door.workspace(p, scoring, bots)
     for d in range(masks.shape[0]):
         start(m, s, masks[d], no_forced, dealers[d], p, half)
-        while s[S_KIND] != OVER:
-            if searching:
-                _decide_any(
-                    m, s, view, trick, played, voids, shown, bots, d, scripted, script,
-                    script_discard, p, half, rng, ws,
-                )  # fmt: skip
-            else:
-                _decide(
-                    m, s, view, trick, played, voids, shown, bots, d, scripted, script,
-                    script_discard, p, half, rng,
-                )  # fmt: skip
+        _play_out(m, s, bots, d, scripted, script, script_discard, p, half, rng, ws)
         record_tarocco(m, s, d, p, parts, tricks_won, events, log, leaders, discards)
 
 
@@ -422,16 +299,11 @@ def advance(
     rng: Any,
     ws: Any,
 ) -> None:
-    """The compiled bots' decisions (``bots`` by number) one after another, until a seat of
-    ``python`` (booleans by seat) is to act, the deal is over, or ``steps`` decisions were
-    taken (−1: no limit): what a table of compiled and Python bots does between two Python
-    decisions. ``ws``: the pimc seats' workspace (:func:`tarot_analysis.bots.pimc.workspace`)."""
-    view, trick, played, voids, shown = _views(m, s)
-    no_script = np.empty((0, 1, 1), dtype=np.int64)
-    no_ecart = np.empty((0, 2), dtype=np.uint64)
+    """The compiled bots' decisions (``bots``, one row per seat) one after another, until a
+    seat of ``python`` (booleans by seat) is to act, the deal is over, or ``steps`` decisions
+    were taken (−1: no limit): what a table of compiled and Python bots does between two
+    Python decisions. ``ws``: the table's workspace (:func:`tarot_analysis.bots.door.workspace`)."""
     while s[S_KIND] != OVER and not python[s[S_ACTOR]] and steps != 0:
         steps -= 1
-        _decide_any(
-            m, s, view, trick, played, voids, shown, bots, np.int64(0), np.bool_(False),
-            no_script, no_ecart, p, half, rng, ws,
-        )  # fmt: skip
+        seat = s[S_ACTOR]
+        apply(m, s, door.decide(m, s, seat, bots[seat], p, half, rng, ws), p, half)

@@ -394,12 +394,12 @@ def _run_kernel(
     )  # fmt: skip
     if seating.python:
         play_python(
-            rules, engine, result.masks[start:stop], seating.ids, seating.python, rng,
+            rules, engine, result.masks[start:stop], seating.rows, seating.python, rng,
             dealers=dealers, out=out, script=script, script_ecart=script_discard,
         )  # fmt: skip
         return
     play_tarocco(
-        result.masks[start:stop], dealers, seating.ids, engine.params, engine.half_points,
+        result.masks[start:stop], dealers, seating.rows, engine.params, engine.half_points,
         engine.scoring, rng, *out, script, script_discard,
     )  # fmt: skip
 

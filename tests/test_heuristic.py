@@ -14,7 +14,7 @@ import pytest
 
 from benchmarks.duplicate import duplicate
 from tarot_analysis import cards
-from tarot_analysis.bots import BOTS, bot_id, heuristic, policy
+from tarot_analysis.bots import BOTS, HEURISTIC, Bot, heuristic
 from tarot_analysis.engine import core, state
 from tarot_analysis.engine.cardsets import NOT_LED, TRUMP_LED, suit_of
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
@@ -178,10 +178,11 @@ STRONG = "21 20 18 17 15 13 11 7 1 E  KH QH 8H  KS  KD 9D  4C 2C"
 def test_it_passes_with_a_weak_hand_and_gardes_with_a_strong_one() -> None:
     p = PARAMS["fft-4"]
     lo, hi = hand(WEAK)
-    assert heuristic.bid(0, lo, hi, -1, p, 0) == -1
+    assert heuristic.bid(0, lo, hi, -1, p, np.zeros(4, dtype=np.int64)) == -1
     lo, hi = hand(STRONG)
-    assert heuristic.bid(0, lo, hi, -1, p, 0) >= 1  # garde or more
-    assert heuristic.bid(0, lo, hi, 3, p, 0) == -1  # never below or at the best bid
+    own = np.zeros(4, dtype=np.int64)  # the bot's own thresholds
+    assert heuristic.bid(0, lo, hi, -1, p, own) >= 1  # garde or more
+    assert heuristic.bid(0, lo, hi, 3, p, own) == -1  # never below or at the best bid
     assert heuristic.hand_value(lo, hi, 18, True) > heuristic.hand_value(*hand(WEAK), 18, True)
 
 
@@ -191,19 +192,21 @@ def test_a_bid_shift_moves_the_thresholds() -> None:
     value = heuristic.hand_value(*weak, 18, True)
     prise = int(heuristic.CONTRACT_THRESHOLDS[1, 0])
 
-    def shifts(name: str) -> int:
-        return int(policy.bid_shifts(bot_id(name)))
+    def shifts(name: str) -> np.ndarray:
+        return np.array(Bot.parse(name).shifts, dtype=np.int64)
+
+    zero = shifts("heuristic")
 
     assert heuristic.bid(0, *weak, -1, p, shifts(f"heuristic:{value - prise}")) == 0
     assert heuristic.bid(0, *weak, -1, p, shifts(f"heuristic:{value - prise + 1}")) == -1
     assert heuristic.bid(0, *weak, -1, p, shifts(f"heuristic:{value - prise}/40/40/40")) == 0
-    level = heuristic.bid(0, *strong, -1, p, 0)
+    level = heuristic.bid(0, *strong, -1, p, zero)
     assert level >= 1
     assert heuristic.bid(0, *strong, -1, p, shifts("heuristic:40")) == -1
     assert heuristic.bid(0, *strong, -1, p, shifts("heuristic:-40/-40/-40/-40")) == 3
     cautious_garde = shifts(f"heuristic:0/40/{40 * (level >= 2)}/{40 * (level >= 3)}")
     assert heuristic.bid(0, *strong, -1, p, cautious_garde) == 0
-    assert policy.bid_shifts(bot_id("pimc:8")) == 0
+    assert Bot.parse("pimc:8").shifts == (0, 0, 0, 0)
 
 
 @pytest.mark.parametrize(
@@ -211,7 +214,7 @@ def test_a_bid_shift_moves_the_thresholds() -> None:
 )
 def test_a_bad_bid_shift_is_refused(name: str) -> None:
     with pytest.raises(TarotInputError, match="heuristic:B"):
-        bot_id(name)
+        Bot.parse(name)
 
 
 def test_its_ecart_makes_a_void() -> None:
@@ -260,7 +263,7 @@ def test_it_announces_only_a_sure_chelem(held: str, announces: bool) -> None:
 
 
 def test_heuristic_is_registered() -> None:
-    assert BOTS["heuristic"] == 1
+    assert BOTS[HEURISTIC] == "heuristic"
 
 
 def test_heuristic_beats_random_in_duplicate() -> None:

@@ -11,15 +11,13 @@ import numpy as np
 import pytest
 
 from tarot_analysis import cards
-from tarot_analysis.bots import bot_id, heuristic
+from tarot_analysis.bots import B_WORLDS, PIMC, Bot, bot_rows, heuristic
+from tarot_analysis.bots.door import workspace
 from tarot_analysis.bots.pimc import (
     ENDGAME_CARDS,
-    PIMC,
     choose_action,
     endgame_of,
     sample_world,
-    workspace,
-    worlds_of,
 )
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.determinize import _played_by_seat
@@ -39,7 +37,7 @@ def card_states(name: str, count: int, seed: int) -> list[GameState]:
     """States at a card decision, part-way through deals played by heuristic bots."""
     rules = load_rules(name)
     rng = np.random.default_rng(seed)
-    heuristic_seats = np.ones(rules.players, dtype=np.int64)
+    heuristic_seats = bot_rows(["heuristic"] * rules.players)
     nobody = np.zeros(rules.players, dtype=np.bool_)
     generator = np.array([7, 11, 13, 17], dtype=np.uint64)
     found: list[GameState] = []
@@ -101,7 +99,8 @@ def test_worlds_read_the_auction_as_the_heuristic_bids() -> None:
         if world.dog_is_taken:
             dealt = (dealt | _cards(world.m, S.M_ECART)) - _cards(world.m, S.M_DOG)
         lo, hi = cards.to_mask(sorted(dealt))
-        level = heuristic.contract_level(np.uint64(lo), np.uint64(hi), world.engine.params, 0)
+        own = np.zeros(4, dtype=np.int64)  # the heuristic's own thresholds
+        level = heuristic.contract_level(np.uint64(lo), np.uint64(hi), world.engine.params, own)
         worlds += 1
         fitting += level == int(state.s[S.S_BIDS + taker])
     assert worlds >= 20
@@ -113,15 +112,18 @@ def _cards(m: np.ndarray, at: int) -> set[int]:
 
 
 def test_the_budget_is_part_of_the_name() -> None:
-    assert bot_id("pimc") == PIMC
-    assert worlds_of(bot_id("pimc")) == 32
-    assert worlds_of(bot_id("pimc:64")) == 64
-    assert endgame_of(bot_id("pimc:64"), 4) == ENDGAME_CARDS // 4
-    assert worlds_of(bot_id("pimc:4096:8")) == 4096 and endgame_of(bot_id("pimc:4096:8"), 5) == 8
-    assert endgame_of(bot_id("pimc:8:0"), 3) == 0
+    def row(name: str) -> np.ndarray:
+        return Bot.parse(name).row()
+
+    assert row("pimc")[0] == PIMC
+    assert row("pimc")[B_WORLDS] == 32
+    assert row("pimc:64")[B_WORLDS] == 64
+    assert endgame_of(row("pimc:64"), 4) == ENDGAME_CARDS // 4
+    assert row("pimc:4096:8")[B_WORLDS] == 4096 and endgame_of(row("pimc:4096:8"), 5) == 8
+    assert endgame_of(row("pimc:8:0"), 3) == 0
     for wrong in ("pimc:0", "pimc:x", "pimc:99999", "pimc:", "mcts", "pimc:8:9", "pimc:8:x"):
         with pytest.raises(TarotInputError):
-            bot_id(wrong)
+            Bot.parse(wrong)
 
 
 def test_bids_calls_and_poignees_are_legal_actions() -> None:

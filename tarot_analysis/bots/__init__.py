@@ -1,85 +1,172 @@
 """Bots: the policies that bid, call, discard, announce and play inside the compiled engine.
 
-Every bot answers the same questions (:mod:`tarot_analysis.bots.policy`), by number in the
-kernel and by name for people. A new bot is a module with those functions and one line in
-:data:`BOTS` and in the policy's dispatch.
+A bot is named by a small record, :class:`Bot`, read from its name (``heuristic``,
+``pimc:64``...) and handed to compiled code as one row of integers (the ``B_*`` columns of
+:func:`bot_rows`, one row per seat). Every compiled bot is asked through one door,
+:func:`tarot_analysis.bots.door.decide`, which returns one action of the engine's numbering.
+A new bot is a kind in :data:`BOTS`, its fields in :class:`Bot` (a column each), and one
+branch in the door.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Final
+
+import numpy as np
+import numpy.typing as npt
 
 from tarot_analysis.errors import TarotInputError
 
-#: Bots by name, and the number the compiled engine knows them by.
-BOTS: Final = {"random": 0, "heuristic": 1, "pimc": 2}
+#: The kinds of compiled bot, by their number in the ``B_KIND`` column.
+BOTS: Final = ("random", "heuristic", "pimc")
+RANDOM: Final = 0
+HEURISTIC: Final = 1
+PIMC: Final = 2
 
+#: Worlds drawn for each card decision by ``pimc``.
+DEFAULT_WORLDS: Final = 32
 #: The most worlds a ``pimc:N`` bot may draw for one card.
 MAX_PIMC_WORLDS: Final = 4096
 #: The most tricks a ``pimc:N:E`` bot plays out double dummy at the end of a deal.
 MAX_ENDGAME_TRICKS: Final = 8
-#: Where a pimc bot's number carries its worlds, and its endgame tricks plus one (0: the
-#: default), above the bot's own 8 low bits.
-WORLDS_SHIFT: Final = 8
-ENDGAME_SHIFT: Final = 24
-#: The most counts a ``heuristic:B`` bot may move a bidding threshold by, either way; the
-#: shift of each contract is carried as a signed byte above the bot's own 8 bits, the prise's
-#: first.
+#: The most counts a ``heuristic:B`` bot may move a bidding threshold by, either way.
 MAX_BID_SHIFT: Final = 40
-BID_SHIFT_SHIFT: Final = 8
-BID_SHIFT_CONTRACTS: Final = 4
+#: The contracts a ``heuristic:P/G/S/C`` bot moves the thresholds of: prise, garde, garde
+#: sans, garde contre.
+N_BID_SHIFTS: Final = 4
+
+#: The columns of a bot's row (:meth:`Bot.row`): its kind (:data:`BOTS`), a pimc bot's worlds
+#: and endgame tricks (−1: the default for the table), and the heuristic's shift of each
+#: contract's bidding threshold (``B_SHIFT_0 + k``, the prise's first).
+B_KIND: Final = 0
+B_WORLDS: Final = 1
+B_ENDGAME: Final = 2
+B_SHIFT_0: Final = 3
+N_BOT_COLUMNS: Final = B_SHIFT_0 + N_BID_SHIFTS
+
+_KNOWN: Final = (
+    f"known: {', '.join(BOTS)}, pimc:N (N worlds a card), pimc:N:E (and the last E tricks "
+    f"double dummy), heuristic:B (its bidding thresholds moved by B)"
+)
 
 
-def bot_id(name: str) -> int:
-    """The engine's number for bot ``name``: a name of :data:`BOTS`; ``pimc:N`` for the pimc
-    bot drawing ``N`` worlds a card; ``pimc:N:E`` for one that also plays the last ``E``
-    tricks of its worlds double dummy (0: never; the default is ``pimc``'s); ``heuristic:B``
-    for the heuristic with every bidding threshold moved by ``B`` counts (``-4``: bolder,
-    ``+4``: more cautious), ``heuristic:P/G/S/C`` with one shift per contract (prise, garde,
-    garde sans, garde contre)."""
-    base, _, budget = name.partition(":")
-    if base == "heuristic" and budget:
-        return BOTS["heuristic"] + (_bid_shifts(name, budget) << BID_SHIFT_SHIFT)
-    if base == "pimc" and budget:
-        worlds, _, endgame = budget.partition(":")
-        if not worlds.isdigit() or not 1 <= int(worlds) <= MAX_PIMC_WORLDS:
+@dataclass(frozen=True)
+class Bot:
+    """A compiled bot: its kind and settings, checked.
+
+    ``worlds`` and ``endgame`` are a pimc bot's (worlds a card, :data:`DEFAULT_WORLDS` when 0;
+    tricks played double dummy at the end of its worlds, −1 for the default of the table),
+    ``shifts`` the heuristic's (counts added to each contract's bidding threshold).
+
+    >>> Bot.parse("pimc:64:2")
+    Bot(kind='pimc', worlds=64, endgame=2, shifts=(0, 0, 0, 0))
+    >>> Bot.parse("heuristic:-2/1/0/0").name
+    'heuristic:-2/1/0/0'
+    """
+
+    kind: str
+    worlds: int = 0
+    endgame: int = -1
+    shifts: tuple[int, ...] = (0,) * N_BID_SHIFTS
+
+    def __post_init__(self) -> None:
+        if self.kind not in BOTS:
+            raise TarotInputError(f"unknown bot {self.kind!r}; {_KNOWN}")
+        if self.kind == "pimc" and self.worlds == 0:
+            object.__setattr__(self, "worlds", DEFAULT_WORLDS)
+        if self.kind != "pimc" and (self.worlds != 0 or self.endgame != -1):
+            raise TarotInputError(f"a {self.kind} bot draws no worlds: only pimc does")
+        if self.kind != "heuristic" and any(self.shifts):
+            raise TarotInputError(f"a {self.kind} bot has no bidding shifts: only heuristic does")
+        if self.kind == "pimc" and not 1 <= self.worlds <= MAX_PIMC_WORLDS:
             raise TarotInputError(
-                f"bot {name!r}: pimc:N takes a number of worlds from 1 to {MAX_PIMC_WORLDS}"
+                f"bot {self.kind!r}: pimc:N takes a number of worlds from 1 to {MAX_PIMC_WORLDS}"
             )
-        number = BOTS["pimc"] + (int(worlds) << WORLDS_SHIFT)
-        if endgame:
-            if not endgame.isdigit() or int(endgame) > MAX_ENDGAME_TRICKS:
+        if not -1 <= self.endgame <= MAX_ENDGAME_TRICKS:
+            raise TarotInputError(
+                f"bot {self.kind!r}: pimc:N:E takes a number of endgame tricks from 0 to "
+                f"{MAX_ENDGAME_TRICKS}"
+            )
+        shifts = tuple(self.shifts)
+        if len(shifts) != N_BID_SHIFTS or any(abs(b) > MAX_BID_SHIFT for b in shifts):
+            raise TarotInputError(
+                f"bot {self.kind!r}: heuristic:B (or heuristic:P/G/S/C, one per contract) takes "
+                f"shifts of the bidding thresholds from -{MAX_BID_SHIFT} to {MAX_BID_SHIFT}"
+            )
+        object.__setattr__(self, "shifts", shifts)
+
+    @classmethod
+    def parse(cls, name: str) -> Bot:
+        """The bot named ``name``: a kind of :data:`BOTS`; ``pimc:N`` for the pimc bot drawing
+        ``N`` worlds a card; ``pimc:N:E`` for one that also plays the last ``E`` tricks of its
+        worlds double dummy (0: never; the default is ``pimc``'s); ``heuristic:B`` for the
+        heuristic with every bidding threshold moved by ``B`` counts (``-4``: bolder, ``+4``:
+        more cautious), ``heuristic:P/G/S/C`` with one shift per contract (prise, garde, garde
+        sans, garde contre). A wrong name raises :class:`TarotInputError`."""
+        if not isinstance(name, str):
+            raise TarotInputError(f"a bot's name is a text, got {name!r}")
+        base, _, budget = name.partition(":")
+        if base == "heuristic" and budget:
+            return cls("heuristic", shifts=_bid_shifts(name, budget))
+        if base == "pimc" and budget:
+            worlds, _, endgame = budget.partition(":")
+            if not worlds.isdigit() or not 1 <= int(worlds) <= MAX_PIMC_WORLDS:
+                raise TarotInputError(
+                    f"bot {name!r}: pimc:N takes a number of worlds from 1 to {MAX_PIMC_WORLDS}"
+                )
+            if endgame and (not endgame.isdigit() or int(endgame) > MAX_ENDGAME_TRICKS):
                 raise TarotInputError(
                     f"bot {name!r}: pimc:N:E takes a number of endgame tricks from 0 to "
                     f"{MAX_ENDGAME_TRICKS}"
                 )
-            number += (int(endgame) + 1) << ENDGAME_SHIFT
-        return number
-    try:
-        return BOTS[name]
-    except KeyError:
-        raise TarotInputError(
-            f"unknown bot {name!r}; known: {', '.join(BOTS)}, pimc:N (N worlds a card), "
-            f"pimc:N:E (and the last E tricks double dummy), heuristic:B (its bidding "
-            f"thresholds moved by B)"
-        ) from None
+            return cls("pimc", worlds=int(worlds), endgame=int(endgame) if endgame else -1)
+        if name not in BOTS:
+            raise TarotInputError(f"unknown bot {name!r}; {_KNOWN}")
+        return cls(name)
+
+    @property
+    def name(self) -> str:
+        """The shortest name :meth:`parse` reads back as this bot."""
+        if self.kind == "heuristic" and any(self.shifts):
+            if len(set(self.shifts)) == 1:
+                return f"heuristic:{self.shifts[0]}"
+            return "heuristic:" + "/".join(str(b) for b in self.shifts)
+        if self.kind == "pimc" and self.endgame >= 0:
+            return f"pimc:{self.worlds}:{self.endgame}"
+        if self.kind == "pimc" and self.worlds != DEFAULT_WORLDS:
+            return f"pimc:{self.worlds}"
+        return self.kind
+
+    def row(self) -> npt.NDArray[np.int64]:
+        """The bot as compiled code reads it: :data:`N_BOT_COLUMNS` integers (``B_*``)."""
+        row = np.zeros(N_BOT_COLUMNS, dtype=np.int64)
+        row[B_KIND] = BOTS.index(self.kind)
+        row[B_WORLDS] = self.worlds
+        row[B_ENDGAME] = self.endgame
+        row[B_SHIFT_0 : B_SHIFT_0 + N_BID_SHIFTS] = self.shifts
+        return row
 
 
-def _bid_shifts(name: str, budget: str) -> int:
-    """The shifts of ``heuristic:B`` or ``heuristic:P/G/S/C``, one signed byte per contract."""
+def bot_rows(bots: Sequence[Bot | str]) -> npt.NDArray[np.int64]:
+    """The rows of a table's bots, one per seat (names are parsed): ``(seats, N_BOT_COLUMNS)``."""
+    rows = [(bot if isinstance(bot, Bot) else Bot.parse(bot)).row() for bot in bots]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), N_BOT_COLUMNS)
+
+
+def _bid_shifts(name: str, budget: str) -> tuple[int, ...]:
+    """The shifts of ``heuristic:B`` or ``heuristic:P/G/S/C``, one per contract."""
     parts = budget.split("/")
     if len(parts) == 1:
-        parts *= BID_SHIFT_CONTRACTS
+        parts *= N_BID_SHIFTS
     try:
         shifts = [int(part) for part in parts]
     except ValueError:
         shifts = []
-    if len(shifts) != BID_SHIFT_CONTRACTS or any(abs(b) > MAX_BID_SHIFT for b in shifts):
+    if len(shifts) != N_BID_SHIFTS or any(abs(b) > MAX_BID_SHIFT for b in shifts):
         raise TarotInputError(
             f"bot {name!r}: heuristic:B (or heuristic:P/G/S/C, one per contract) takes shifts "
             f"of the bidding thresholds from -{MAX_BID_SHIFT} to {MAX_BID_SHIFT}"
         )
-    packed = 0
-    for k, shift in enumerate(shifts):
-        packed |= (shift & 0xFF) << (8 * k)
-    return packed
+    return tuple(shifts)

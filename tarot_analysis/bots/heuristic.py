@@ -34,7 +34,7 @@ answer.
 The weights were tuned by playing the bot against itself: a change to the attack's play is
 better when the taker's mean score rises with the defence unchanged, and conversely. The
 bidding thresholds were set in duplicate matches, one seat bidding with moved thresholds
-(``heuristic:P/G/S/C``, :func:`tarot_analysis.bots.bot_id`) against the others
+(``heuristic:P/G/S/C``, :class:`tarot_analysis.bots.Bot`) against the others
 (``benchmarks/bid_sweep.py``).
 """
 
@@ -193,10 +193,9 @@ def hand_value(lo: np.uint64, hi: np.uint64, hand_size: int, with_dog: bool) -> 
 
 
 @njit(**KERNEL)
-def contract_level(lo: np.uint64, hi: np.uint64, p: Any, shifts: int) -> int:
+def contract_level(lo: np.uint64, hi: np.uint64, p: Any, shifts: Any) -> int:
     """The highest contract index the hand is worth (−1: pass), among the rules' contracts;
-    ``shifts`` moves the threshold of contract ``k`` by the signed byte ``k`` (0: the bot's
-    own thresholds)."""
+    ``shifts[k]`` moves the threshold of contract ``k`` (zeros: the bot's own thresholds)."""
     hand_size = p[R.HAND_SIZE]
     with_dog = hand_value(lo, hi, hand_size, True)
     without_dog = hand_value(lo, hi, hand_size, False)
@@ -204,16 +203,13 @@ def contract_level(lo: np.uint64, hi: np.uint64, p: Any, shifts: int) -> int:
     level = -1
     for k in range(min(p[R.N_CONTRACTS], CONTRACT_THRESHOLDS.shape[1])):
         value = with_dog if k < DOG_SEEN_CONTRACTS else without_dog
-        shift = (shifts >> (8 * k)) & 0xFF
-        if shift >= 128:
-            shift -= 256
-        if value >= CONTRACT_THRESHOLDS[row, k] + shift:
+        if value >= CONTRACT_THRESHOLDS[row, k] + shifts[k]:
             level = k
     return level
 
 
 @njit(**KERNEL)
-def bid(seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any, shifts: int) -> int:
+def bid(seat: int, lo: np.uint64, hi: np.uint64, best: int, p: Any, shifts: Any) -> int:
     """The contract the hand is worth if it beats ``best``, else −1 (pass); ``shifts`` moves
     the thresholds (:func:`contract_level`)."""
     level = contract_level(lo, hi, p, shifts)

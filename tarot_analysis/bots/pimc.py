@@ -50,7 +50,18 @@ from numba import njit
 
 from tarot_analysis import solver
 from tarot_analysis._jit import KERNEL, draw_unit, normalise_seed, popcount, trailing_zeros
-from tarot_analysis.bots import ENDGAME_SHIFT, MAX_PIMC_WORLDS, WORLDS_SHIFT, heuristic
+from tarot_analysis.bots import (
+    B_ENDGAME,
+    B_KIND,
+    B_WORLDS,
+    DEFAULT_WORLDS,
+    MAX_PIMC_WORLDS,
+    N_BID_SHIFTS,
+    PIMC,
+    Bot,
+    bot_rows,
+    heuristic,
+)
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import (
     EXCUSE,
@@ -146,22 +157,18 @@ __all__ = [
     "ActionValues",
     "Workspace",
     "action_values",
+    "any_pimc",
     "choose_action",
     "decide",
     "endgame_of",
-    "is_pimc",
     "play",
     "sample_world",
     "search_values",
     "workspace",
-    "worlds_of",
 ]
 
-#: The pimc bot's number at the table; ``PIMC + (N << BUDGET_SHIFT)`` draws ``N`` worlds.
-PIMC: Final = 2
-BUDGET_SHIFT: Final = WORLDS_SHIFT
-#: Worlds drawn for each card decision by ``pimc``.
-DEFAULT_WORLDS: Final = 32
+# The heuristic's own bidding thresholds, as every seat of a world bids.
+_NO_SHIFTS: Final = np.zeros(N_BID_SHIFTS, dtype=np.int64)
 #: Up to this many times the budget when the best two cards are close.
 MORE: Final = 3
 #: Fresh draws of a world that disagrees with the auction before the closest is kept.
@@ -223,45 +230,34 @@ class Workspace(NamedTuple):
 
 
 @njit(**KERNEL)
-def is_pimc(bot: int) -> bool:
-    """Whether the table's bot number ``bot`` is a pimc bot."""
-    return bot & ((1 << BUDGET_SHIFT) - 1) == PIMC
-
-
-@njit(**KERNEL)
 def any_pimc(bots: Any) -> bool:
-    """Whether a pimc bot sits at the table ``bots``."""
-    for bot in bots:  # noqa: SIM110 (a generator needs numba's reference counting)
-        if is_pimc(bot):
+    """Whether a pimc bot sits at the table ``bots`` (one row per seat,
+    :func:`tarot_analysis.bots.bot_rows`)."""
+    for seat in range(bots.shape[0]):  # noqa: SIM110 (a generator needs reference counting)
+        if bots[seat, B_KIND] == PIMC:
             return True
     return False
 
 
 @njit(**KERNEL)
-def worlds_of(bot: int) -> int:
-    """The worlds a pimc bot's number asks for."""
-    worlds = (bot >> BUDGET_SHIFT) & ((1 << (ENDGAME_SHIFT - BUDGET_SHIFT)) - 1)
-    return worlds if worlds > 0 else DEFAULT_WORLDS
-
-
-@njit(**KERNEL)
-def endgame_of(bot: int, players: int) -> int:
-    """The tricks a pimc bot's number plays double dummy at the end of its worlds, at a table
+def endgame_of(bot: Any, players: int) -> int:
+    """The tricks a pimc bot (its row) plays double dummy at the end of its worlds, at a table
     of ``players``."""
-    endgame = bot >> ENDGAME_SHIFT
-    return endgame - 1 if endgame > 0 else ENDGAME_CARDS // players
+    endgame = bot[B_ENDGAME]
+    return endgame if endgame >= 0 else ENDGAME_CARDS // players
 
 
 @njit(cache=True)
 def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
-    """The arrays for the pimc seats among ``bots`` (tiny ones when there are none)."""
+    """The arrays for the pimc seats among ``bots``, one row per seat (tiny ones when there
+    are none)."""
     players = p[R.PLAYERS]
     most = 0
     endgames = False
-    for bot in bots:
-        if is_pimc(bot):
-            most = max(most, worlds_of(bot))
-            endgames = endgames or endgame_of(bot, players) > 0
+    for seat in range(bots.shape[0]):
+        if bots[seat, B_KIND] == PIMC:
+            most = max(most, bots[seat, B_WORLDS])
+            endgames = endgames or endgame_of(bots[seat], players) > 0
     table_size = 1
     if most > 0:
         for _ in range(players - 1):
@@ -552,7 +548,7 @@ def _misfit(s: Any, me: int, p: Any, ws: Workspace) -> int:
             said = s[S_BIDS + seat]
             # A seat that had to pass said nothing of its hand.
             if seat != me and seat != s[S_PASSER]:
-                level = heuristic.contract_level(ws.deal[seat, 0], ws.deal[seat, 1], p, np.int64(0))
+                level = heuristic.contract_level(ws.deal[seat, 0], ws.deal[seat, 1], p, _NO_SHIFTS)
                 if said >= 0:
                     misfit += abs(level - said)
                 elif level > best:
@@ -790,7 +786,7 @@ def _play_to_end(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) 
         lo = m[M_HANDS + 2 * seat]
         hi = m[M_HANDS + 2 * seat + 1]
         if kind == BID:
-            bid(m, s, heuristic.bid(seat, lo, hi, s[S_CONTRACT], p, np.int64(0)), p, half)
+            bid(m, s, heuristic.bid(seat, lo, hi, s[S_CONTRACT], p, _NO_SHIFTS), p, half)
         elif kind == CALL:
             call(m, s, heuristic.call(lo, hi, call_now(m, s, p), p), p, half)
         elif kind == ECART:
@@ -1052,7 +1048,7 @@ def choose_action(
     """
     _check(state, worlds)
     p, half = state.engine.params, state.engine.half_points
-    ws = workspace(p, state.engine.scoring, np.array([PIMC + (int(worlds) << BUDGET_SHIFT)]))
+    ws = workspace(p, state.engine.scoring, bot_rows([Bot("pimc", worlds=int(worlds))]))
     m, s = state.m.copy(), state.s.copy()
     rng = _generator(seed)
     if state.decision != "card":
@@ -1115,7 +1111,7 @@ def action_values(
     """
     _check(state, worlds)
     p, half = state.engine.params, state.engine.half_points
-    ws = workspace(p, state.engine.scoring, np.array([PIMC + (int(worlds) << BUDGET_SHIFT)]))
+    ws = workspace(p, state.engine.scoring, bot_rows([Bot("pimc", worlds=int(worlds))]))
     m, s = state.m.copy(), state.s.copy()
     means = np.zeros(N_ACTIONS, dtype=np.float64)
     endgame = ENDGAME_CARDS // state.rules.players
@@ -1151,7 +1147,7 @@ def sample_world(state: GameState, seat: int, seed: int | np.random.SeedSequence
             f"worlds are drawn at a card decision; the decision is {state.decision}"
         )
     p, half = state.engine.params, state.engine.half_points
-    ws = workspace(p, state.engine.scoring, np.array([PIMC]))
+    ws = workspace(p, state.engine.scoring, bot_rows([Bot("pimc")]))
     places, n = _places(state.m, state.s, seat, p, ws)
     count_ways(ws.may, n, places, ws.capacity, ws.strides, ws.left, ws.ways)
     if ws.ways[_table_size(ws.capacity, places) - 1] == 0:

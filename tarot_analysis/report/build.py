@@ -51,7 +51,7 @@ PRINTING = "printing"
 
 def _seat_bots(bots: str | Sequence[str] | None, players: int) -> tuple[str, ...]:
     """One bot per seat, from one name, one per seat, or none (``random`` everywhere)."""
-    from tarot_analysis.bots import bot_id
+    from tarot_analysis.bots import Bot
 
     if bots is None:
         names: tuple[str, ...] = ("random",) * players
@@ -66,7 +66,7 @@ def _seat_bots(bots: str | Sequence[str] | None, players: int) -> tuple[str, ...
             f"give one bot for every seat or one per seat ({players}), got {len(names)}"
         )
     for name in names:
-        bot_id(name)  # an unknown bot fails here, before any dealing
+        Bot.parse(name)  # an unknown bot fails here, before any dealing
     return names
 
 

@@ -1,0 +1,226 @@
+"""One door for every compiled bot: the seat to act, its bot, and one action back.
+
+:func:`decide` puts any decision of a deal (a bid, a call, one card of the écart, a poignée,
+the chelem, a card to play) to the bot of the seat to act and returns one action in the
+engine's numbering (:mod:`tarot_analysis.engine.state`: cards 0–77, ``PASS``, ``BID_0 + k``,
+``SHOW_0 + level``, ``NO_CHELEM``, ``ANNOUNCE_CHELEM``), which the table takes with
+``engine.state.apply``. The bot is its row of :func:`tarot_analysis.bots.bot_rows`.
+
+The engine works out what is legal; a bot only chooses among legal options, so no bot can
+break a rule. A bot is told only what its seat may know: its hand, the cards played so far,
+the trick on the table and what was announced.
+
+The random and heuristic bots decide by rule (:func:`decide_rules`). The pimc bot searches
+its cards, bids, calls and poignées (:mod:`tarot_analysis.bots.pimc`); its écart and chelem
+are the heuristic's. A table of rule bots only calls :func:`decide_rules`, a small function,
+and never compiles the search into its loop.
+
+The écart is chosen whole, at its first decision (:func:`choose_ecart`: among the cards that
+may go freely, the rest among those allowed only when too few may), kept in the workspace
+(:attr:`Workspace.plan`) and returned one card per decision, in increasing order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from tarot_analysis._jit import KERNEL
+from tarot_analysis.bots import (
+    B_KIND,
+    B_SHIFT_0,
+    B_WORLDS,
+    N_BID_SHIFTS,
+    PIMC,
+    RANDOM,
+    heuristic,
+    pimc,
+    random_bot,
+)
+from tarot_analysis.engine import params as R
+from tarot_analysis.engine.cardsets import N_SUIT_CARDS, ONE, ZERO, lowest, size
+from tarot_analysis.engine.core import ecart_sets, poignee_level
+from tarot_analysis.engine.state import (
+    ANNOUNCE_CHELEM,
+    BID,
+    BID_0,
+    CALL,
+    CARD,
+    ECART,
+    M_HANDS,
+    M_PLAYED,
+    MAX_SEATS,
+    N_VIEW,
+    NO_CHELEM,
+    PASS,
+    POIGNEE,
+    S_CONTRACT,
+    S_ECART_LEFT,
+    S_KIND,
+    S_PASSER,
+    S_POIGNEES,
+    S_TAKER,
+    S_TRICK_CARDS,
+    S_VIEW,
+    S_VOIDS,
+    SHOW_0,
+    call_now,
+    legal_cards_now,
+)
+
+__all__ = ["Workspace", "choose_ecart", "decide", "decide_rules", "workspace"]
+
+
+class Workspace(NamedTuple):
+    """What the door keeps for one table, allocated once for a run of deals: where a bot that
+    needs arrays of its own (a search's, a network's weights) finds them, beside the bot's
+    row."""
+
+    pimc: pimc.Workspace  # the pimc seats' search
+    plan: Any  # (2,) uint64: the cards of the écart chosen and not yet discarded
+
+
+@njit(cache=True)
+def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
+    """The workspace of a table of ``bots`` (one row per seat); ``scoring`` the preset's
+    scoring (``EngineRules.scoring``), for the pimc bot."""
+    return Workspace(pimc=pimc.workspace(p, scoring, bots), plan=np.zeros(2, dtype=np.uint64))
+
+
+@njit(**KERNEL)
+def decide(m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws: Workspace) -> int:
+    """The action the bot ``bot`` (its row) takes for ``seat``, the seat to act, at the
+    decision of ``(m, s)``; ``rng`` the table's generator, ``ws`` its :func:`workspace`."""
+    if bot[B_KIND] == PIMC:
+        kind = s[S_KIND]
+        if kind == CARD:
+            legal_lo, legal_hi = legal_cards_now(m, s, p)
+            endgame = pimc.endgame_of(bot, p[R.PLAYERS])
+            return pimc.play(
+                m, s, seat, legal_lo, legal_hi, bot[B_WORLDS], endgame, p, half, rng, ws.pimc
+            )
+        if kind in (BID, CALL, POIGNEE):
+            return pimc.decide(m, s, bot[B_WORLDS], p, half, rng, ws.pimc)
+    return decide_rules(m, s, seat, bot, p, rng, ws.plan)
+
+
+@njit(**KERNEL)
+def decide_rules(m: Any, s: Any, seat: int, bot: Any, p: Any, rng: Any, plan: Any) -> int:
+    """:func:`decide` for the bots that decide by rule: the random bot, and the heuristic for
+    every other bot (the pimc bot's écart and chelem). It takes of the workspace only the
+    écart's ``plan`` (``ws.plan``): a table of rule bots passes no more at each decision."""
+    kind = s[S_KIND]
+    lo = m[M_HANDS + 2 * seat]
+    hi = m[M_HANDS + 2 * seat + 1]
+    by_chance = bot[B_KIND] == RANDOM
+    if kind == CARD:
+        legal_lo, legal_hi = legal_cards_now(m, s, p)
+        if by_chance:
+            return random_bot.pick(legal_lo, legal_hi, rng)
+        return heuristic.play(
+            seat, lo, hi, legal_lo, legal_hi, s[S_VIEW : S_VIEW + N_VIEW],
+            s[S_TRICK_CARDS : S_TRICK_CARDS + MAX_SEATS], m[M_PLAYED : M_PLAYED + 2],
+            s[S_VOIDS : S_VOIDS + MAX_SEATS], s[S_POIGNEES : S_POIGNEES + MAX_SEATS], p,
+        )  # fmt: skip
+    if kind == BID:
+        best = s[S_CONTRACT]
+        if by_chance:
+            contract = random_bot.bid(seat, lo, hi, best, p[R.N_CONTRACTS], rng)
+        else:
+            shifts = bot[B_SHIFT_0 : B_SHIFT_0 + N_BID_SHIFTS]
+            contract = heuristic.bid(seat, lo, hi, best, p, shifts)
+        # Any contract not above the best, or from the seat that must pass, is a pass.
+        if contract > best and seat != s[S_PASSER]:
+            return BID_0 + contract
+        return PASS
+    if kind == CALL:
+        candidates = call_now(m, s, p)
+        if by_chance:
+            return random_bot.pick(candidates, ZERO, rng)
+        return heuristic.call(lo, hi, candidates, p)
+    if kind == ECART:
+        return _ecart_card(lo, hi, s[S_ECART_LEFT], bot, p, rng, plan)
+    if kind == POIGNEE:
+        held = poignee_level(hi, p)
+        if by_chance:
+            level = random_bot.poignee(held, rng)
+        else:
+            level = heuristic.poignee(seat, lo, hi, held, seat == s[S_TAKER], p)
+        return SHOW_0 + min(level, held)
+    if not by_chance and heuristic.chelem(lo, hi, p):
+        return ANNOUNCE_CHELEM
+    return NO_CHELEM
+
+
+@njit(**KERNEL)
+def _ecart_card(
+    lo: np.uint64, hi: np.uint64, left: int, bot: Any, p: Any, rng: Any, plan: Any
+) -> int:
+    """The next card of the écart planned in ``plan``: the whole écart is chosen at its first
+    decision (when the plan is not ``left`` cards of the hand ``lo, hi``)."""
+    if not (size(plan[0], plan[1]) == left and plan[0] & ~lo == ZERO and plan[1] & ~hi == ZERO):
+        chosen_lo, chosen_hi, _ = choose_ecart(bot, lo, hi, left, ZERO, ZERO, p, rng)
+        plan[0] = chosen_lo
+        plan[1] = chosen_hi
+    card = lowest(plan[0], plan[1])
+    if card < N_SUIT_CARDS:
+        plan[0] &= ~(ONE << np.uint64(card))
+    else:
+        plan[1] &= ~(ONE << np.uint64(card - N_SUIT_CARDS))
+    return card
+
+
+@njit(**KERNEL)
+def choose_ecart(
+    bot: Any,
+    lo: np.uint64,
+    hi: np.uint64,
+    count: int,
+    script_lo: np.uint64,
+    script_hi: np.uint64,
+    p: Any,
+    rng: Any,
+) -> tuple[np.uint64, np.uint64, bool]:
+    """``count`` cards of ``(lo, hi)`` to discard, and whether the choice is legal.
+
+    The bot (its row) chooses among the cards that may be discarded freely; when there are too
+    few, all of them go with the rest taken among the cards allowed only if forced. A scripted
+    choice (``script_lo | script_hi`` non-zero) is taken as it is and checked.
+    """
+    free_lo, free_hi, forced_lo, forced_hi = ecart_sets(lo, hi, p)
+    free_count = size(free_lo, free_hi)
+    short = free_count < count
+    if script_lo | script_hi != ZERO:
+        allowed_lo = free_lo | (forced_lo if short else ZERO)
+        allowed_hi = free_hi | (forced_hi if short else ZERO)
+        legal = (
+            size(script_lo, script_hi) == count
+            and script_lo & ~allowed_lo == ZERO
+            and script_hi & ~allowed_hi == ZERO
+            and not (short and (free_lo & ~script_lo) | (free_hi & ~script_hi) != ZERO)
+        )
+        return script_lo, script_hi, legal
+    if not short:
+        chosen_lo, chosen_hi = _ecart(bot, lo, hi, free_lo, free_hi, count, p, rng)
+        return chosen_lo, chosen_hi, True
+    extra_lo, extra_hi = _ecart(bot, lo, hi, forced_lo, forced_hi, count - free_count, p, rng)
+    return free_lo | extra_lo, free_hi | extra_hi, True
+
+
+@njit(**KERNEL)
+def _ecart(
+    bot: Any,
+    lo: np.uint64,
+    hi: np.uint64,
+    among_lo: np.uint64,
+    among_hi: np.uint64,
+    count: int,
+    p: Any,
+    rng: Any,
+) -> tuple[np.uint64, np.uint64]:
+    """``count`` cards to discard, all among ``among``."""
+    if bot[B_KIND] == RANDOM:
+        return random_bot.choose_from(among_lo, among_hi, count, rng)
+    return heuristic.ecart(lo, hi, among_lo, among_hi, count, p)
