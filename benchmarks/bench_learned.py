@@ -9,7 +9,7 @@ one after the other on one thread, over the same positions:
 
 - the baseline: the seat's encoding alone (:func:`tarot_analysis.engine.encoding.encode_into`)
   and its legal actions (:func:`tarot_analysis.engine.state.legal_mask`);
-- the heuristic bot's card (:func:`tarot_analysis.bots.policy.play`);
+- the heuristic bot's card (:func:`tarot_analysis.bots.door.decide_rules`);
 - :func:`tarot_analysis.bots.learned.decide_learned` (the encoding, the legal actions and the
   network) for each ``--hidden`` network (``256x128``: two hidden layers), its weights drawn
   at random (He); a trained network's ReLU leaves about as many zeros.
@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from tarot_analysis import __version__
-from tarot_analysis.bots import bot_id, policy
+from tarot_analysis.bots import bot_rows, door
 from tarot_analysis.bots.learned import decide_learned, flatten, scratch_size
 from tarot_analysis.deal import deal
 from tarot_analysis.engine import state as S
@@ -83,18 +83,12 @@ def _encode_all(ms: Any, ss: Any, count: int, p: Any, half: Any, x: Any, mask: A
 
 
 @njit(cache=True)
-def _heuristic_all(ms: Any, ss: Any, count: int, bot: int, p: Any, rng: Any) -> int:
+def _heuristic_all(ms: Any, ss: Any, count: int, bot: Any, p: Any, rng: Any) -> int:
     total = 0
+    plan = np.zeros(2, dtype=np.uint64)
     for k in range(count):
         m, s = ms[k], ss[k]
-        seat = s[S.S_ACTOR]
-        legal_lo, legal_hi = S.legal_cards_now(m, s, p)
-        total += policy.play(
-            bot, seat, m[S.M_HANDS + 2 * seat], m[S.M_HANDS + 2 * seat + 1], legal_lo, legal_hi,
-            s[S.S_VIEW : S.S_VIEW + S.N_VIEW], s[S.S_TRICK_CARDS : S.S_TRICK_CARDS + S.MAX_SEATS],
-            m[S.M_PLAYED : S.M_PLAYED + 2], s[S.S_VOIDS : S.S_VOIDS + S.MAX_SEATS],
-            s[S.S_POIGNEES : S.S_POIGNEES + S.MAX_SEATS], p, rng,
-        )  # fmt: skip
+        total += door.decide_rules(m, s, s[S.S_ACTOR], bot, p, rng, plan)
     return total
 
 
@@ -142,7 +136,7 @@ def measure(preset: str, deals: int, hidden: list[str], repeat: int) -> dict[str
     x = np.zeros(encoding_size(rules.players), dtype=np.float32)
     mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
-    heuristic = bot_id("heuristic")
+    heuristic = bot_rows(["heuristic"])[0]
     result: dict[str, Any] = {
         "rules": preset, "version": __version__, "deals": deals, "decisions": int(count),
         "encoding_length": int(x.shape[0]),

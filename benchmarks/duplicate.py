@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import numpy as np
@@ -58,6 +58,9 @@ class DuplicateResult:
     # side of the same deals: the parts add up to mean_diff, each with its 95% interval over
     # deals ([mean, low, high]).
     by_role: dict[str, list[float]]
+    # A's edge on each deal (the mean over the rotations), kept when asked: two matches on the
+    # same deals compare deal by deal.
+    per_deal: list[float] = field(default_factory=list)
 
 
 def duplicate(
@@ -68,6 +71,7 @@ def duplicate(
     *,
     seed: int = 1,
     threads: int | None = None,
+    keep_per_deal: bool = False,
 ) -> DuplicateResult:
     """Play the duplicate match of ``bot_a`` against ``bot_b`` on ``deals`` deals; each a
     compiled bot's name or a bot written in Python (:mod:`tarot_analysis.python_bots`)."""
@@ -127,6 +131,7 @@ def duplicate(
         redeal_rate=float(redeal.mean()),
         seconds=time.perf_counter() - started,
         by_role=by_role,
+        per_deal=per_deal.tolist() if keep_per_deal else [],
     )
 
 

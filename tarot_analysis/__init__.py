@@ -32,6 +32,7 @@ WITHOUT_COMPILED_CODE = frozenset(
         "plots.py",
         "replay.py",
         "report",
+        "training.py",
     }
 )
 

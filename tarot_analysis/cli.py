@@ -211,7 +211,10 @@ def build_parser() -> argparse.ArgumentParser:
             "takes the search's action and its regret. Needs the train extra (JAX, optax)."
         ),
     )
-    train.add_argument("data", metavar="DATA_FOLDER", help="the run folder of the decisions")
+    train.add_argument(
+        "data", metavar="DATA_FOLDER", nargs="+",
+        help="the run folders of the decisions (several: runs of one preset, other seeds)",
+    )  # fmt: skip
     train.add_argument("--out", required=True, metavar="MODEL.npz", help="the model file to write")
     train.add_argument(
         "--hidden", type=positive, nargs="+", default=[256, 128], metavar="WIDTH",

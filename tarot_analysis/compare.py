@@ -405,7 +405,7 @@ def _bot_variants(
     for bot in bots:
         from tarot_analysis.play import seat_bots
 
-        seat_bots(bot, rules.players)  # a wrong name fails before anything is played
+        seat_bots(bot, rules)  # a wrong name fails before anything is played
         name = bot if isinstance(bot, str) else bot_name(bot)
         variants.append(replace(checked, label=name, bots=(bot,)))
     labels = [v.label for v in variants]

@@ -300,7 +300,7 @@ def run_guidance(
             f"guidance advises seat 0 (speaks first) or seat {rules.players - 1} (speaks last), "
             f"not seat {seat}"
         )
-    seating = seat_bots(bots, rules.players)
+    seating = seat_bots(bots, rules)
     names = seating.names
     threads = python_threads(seating, threads, client)
     seated = (bots,) * rules.players if isinstance(bots, str) else tuple(bots)

@@ -18,7 +18,7 @@ import pandas as pd
 
 from tarot_analysis import cards
 from tarot_analysis._jit import chunk_states, normalise_seed
-from tarot_analysis.bots import BOTS, Bot, bot_rows
+from tarot_analysis.bots import BOTS, Bot, seat_rows
 from tarot_analysis.deal import DEFAULT_CHUNK_SIZE, DealPlan, DealStream, deal_chunk, make_plan
 from tarot_analysis.engine.forced import check_forced_calls, forced_rows, masks_of
 from tarot_analysis.engine.outcome import (
@@ -226,10 +226,12 @@ class Seating:
     names: tuple[str, ...]
     rows: npt.NDArray[np.int64]
     python: dict[int, Any]
+    nets: npt.NDArray[np.float32]  # the learned bots' networks (:func:`seat_rows`)
 
 
-def seat_bots(bots: Bots, players: int) -> Seating:
+def seat_bots(bots: Bots, rules: Rules) -> Seating:
     """``bots`` checked and seated: one for every seat (a single name or bot), or one per seat."""
+    players = rules.players
     one = isinstance(bots, str) or is_python_bot(bots)
     seated: list[Any] = [bots] * players if one else list(bots)
     if len(seated) != players:
@@ -242,8 +244,10 @@ def seat_bots(bots: Bots, players: int) -> Seating:
                 f"act(observation), got {bot!r}"
             )
     names = tuple(bot_name(bot) if seat in python else str(bot) for seat, bot in enumerate(seated))
-    rows = bot_rows([Bot("random") if seat in python else bot for seat, bot in enumerate(seated)])
-    return Seating(names=names, rows=rows, python=python)
+    rows, nets = seat_rows(
+        [Bot("random") if seat in python else bot for seat, bot in enumerate(seated)], rules
+    )
+    return Seating(names=names, rows=rows, python=python, nets=nets)
 
 
 @dataclass
@@ -327,13 +331,15 @@ class _Table:
         )  # fmt: skip
         if self.seating.python:
             play_python(
-                self.rules, self.engine, result.masks, self.seating.rows, self.seating.python,
-                rng, forced=forced, out=out, script=script, script_ecart=script_ecart,
+                self.rules, self.engine, result.masks, self.seating.rows, self.seating.nets,
+                self.seating.python, rng, forced=forced, out=out, script=script,
+                script_ecart=script_ecart,
             )  # fmt: skip
             return
         play_deals(
-            result.masks, self.seating.rows, forced, self.engine.params, self.engine.half_points,
-            self.engine.scoring, rng, *out, _NO_SCRIPT if script is None else script,
+            result.masks, self.seating.rows, self.seating.nets, forced, self.engine.params,
+            self.engine.half_points, self.engine.scoring, rng, *out,
+            _NO_SCRIPT if script is None else script,
             _NO_SCRIPT_ECART if script_ecart is None else script_ecart,
         )  # fmt: skip
 
@@ -425,7 +431,7 @@ def _table(
     # No forced contract, or one for every deal: one row kept, whatever the number of deals.
     shared = forced is None or np.ndim(forced) == 1
     return _Table(
-        rules=rules, seating=seat_bots(bots, rules.players), engine=engine_rules(rules),
+        rules=rules, seating=seat_bots(bots, rules), engine=engine_rules(rules),
         plan=make_plan(rules, seat=seat, hand=hand), root=normalise_seed(seed),
         chunk_size=chunk_size, forced=forced_rows(forced, 1 if shared else deals, rules),
         shared_forced=shared,

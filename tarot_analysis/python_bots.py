@@ -66,6 +66,7 @@ def play_python(
     engine: EngineRules,
     masks: Any,
     bots: Any,
+    nets: Any,
     python: Mapping[int, Any],
     rng: Any,
     *,
@@ -91,7 +92,7 @@ def play_python(
     tarocco = rules.tarocco is not None
     no_forced = np.full(4, -1, dtype=np.int64)
     is_python = np.array([seat in python for seat in range(rules.players)], dtype=np.bool_)
-    ws = workspace(p, engine.scoring, bots)
+    ws = workspace(p, engine.scoring, bots, nets)
     for d in range(len(masks)):
         if tarocco:
             S.start(m, s, masks[d], no_forced, int(dealers[d]), p, half)

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
-from tarot_analysis.bots import door, pimc
+from tarot_analysis.bots import door
 from tarot_analysis.bots.door import choose_ecart
 from tarot_analysis.cards import N_CARDS
 from tarot_analysis.engine import params as R
@@ -125,7 +125,7 @@ def _play_out(
     else the bot's through the door (:func:`~tarot_analysis.bots.door.decide`). A table of
     rule bots goes through :func:`~tarot_analysis.bots.door.decide_rules` alone, a smaller
     loop without the search."""
-    if pimc.any_pimc(bots):
+    if door.asks_more(bots):
         while s[S_KIND] != OVER:
             if not (scripted and _scripted(m, s, bots, d, script, script_ecart, p, half, rng)):
                 seat = s[S_ACTOR]
@@ -142,6 +142,7 @@ def _play_out(
 def play_deals(
     masks: Any,
     bots: Any,
+    nets: Any,
     forced: Any,
     p: Any,
     half: Any,
@@ -156,8 +157,9 @@ def play_deals(
     script: Any,
     script_ecart: Any,
 ) -> None:
-    """Play every deal of ``masks`` (n, players + 1, 2) to the end, French presets; ``scoring``
-    the preset's scoring (``EngineRules.scoring``), for the pimc bot.
+    """Play every deal of ``masks`` (n, players + 1, 2) to the end, French presets; ``bots``
+    a row per seat and ``nets`` the learned bots' weights (:func:`tarot_analysis.bots.seat_rows`);
+    ``scoring`` the preset's scoring (``EngineRules.scoring``), for the pimc bot.
 
     ``forced`` (n, 4): taker, contract, called card 1 and 2 (−1: decided at the table).
     Fills ``outcomes`` (n, N_OUTCOME), ``poignees`` (n, players); when ``log`` has n rows, also
@@ -173,7 +175,7 @@ def play_deals(
     scripted = script.shape[0] == masks.shape[0]
     m = np.zeros(N_M, dtype=np.uint64)
     s = np.zeros(N_S, dtype=np.int64)
-    ws = door.workspace(p, scoring, bots)
+    ws = door.workspace(p, scoring, bots, nets)
     for d in range(masks.shape[0]):
         start(m, s, masks[d], forced[d], np.int64(-1), p, half)
         _play_out(m, s, bots, d, scripted, script, script_ecart, p, half, rng, ws)
@@ -212,6 +214,7 @@ def play_tarocco(
     masks: Any,
     dealers: Any,
     bots: Any,
+    nets: Any,
     p: Any,
     half: Any,
     scoring: Any,
@@ -239,7 +242,7 @@ def play_tarocco(
     m = np.zeros(N_M, dtype=np.uint64)
     s = np.zeros(N_S, dtype=np.int64)
     no_forced = np.full(4, -1, dtype=np.int64)
-    ws = door.workspace(p, scoring, bots)
+    ws = door.workspace(p, scoring, bots, nets)
     for d in range(masks.shape[0]):
         start(m, s, masks[d], no_forced, dealers[d], p, half)
         _play_out(m, s, bots, d, scripted, script, script_discard, p, half, rng, ws)

@@ -394,13 +394,14 @@ def _run_kernel(
     )  # fmt: skip
     if seating.python:
         play_python(
-            rules, engine, result.masks[start:stop], seating.rows, seating.python, rng,
+            rules, engine, result.masks[start:stop], seating.rows, seating.nets, seating.python,
+            rng,
             dealers=dealers, out=out, script=script, script_ecart=script_discard,
         )  # fmt: skip
         return
     play_tarocco(
-        result.masks[start:stop], dealers, seating.rows, engine.params, engine.half_points,
-        engine.scoring, rng, *out, script, script_discard,
+        result.masks[start:stop], dealers, seating.rows, seating.nets, engine.params,
+        engine.half_points, engine.scoring, rng, *out, script, script_discard,
     )  # fmt: skip
 
 
@@ -444,7 +445,7 @@ def play_tarocco_run(
             f"chunk size must be a positive multiple of the {match_deals} deals of a match, "
             f"so that no match straddles two chunks; got {chunk_size}"
         )
-    seating = seat_bots(bots, rules.players)
+    seating = seat_bots(bots, rules)
     names = seating.names
     threads = python_threads(seating, threads, client)
     root = normalise_seed(seed)
@@ -518,7 +519,7 @@ def replay_tarocco(
             f"chunk size must be a positive multiple of the {match_deals} deals of a match, "
             f"so that no match straddles two chunks; got {chunk_size}"
         )
-    seating = seat_bots(bots, rules.players)
+    seating = seat_bots(bots, rules)
     root = normalise_seed(seed)
     plan = make_plan(rules)
     chunk, offset = divmod(deal, chunk_size)
@@ -560,7 +561,7 @@ def play_tarocco_given(
     _check_rules(rules)
     n = len(hands)
     players = rules.players
-    seating = seat_bots(bots, players)
+    seating = seat_bots(bots, rules)
     names = seating.names
     root = normalise_seed(seed)
     result = _empty(rules, names, root, n, n, keep_tricks=True)

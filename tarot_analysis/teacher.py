@@ -34,7 +34,7 @@ import pyarrow.parquet as pq
 from numba import njit
 
 from tarot_analysis._jit import chunk_states
-from tarot_analysis.bots import bot_id, pimc
+from tarot_analysis.bots import Bot, bot_rows, door, pimc
 from tarot_analysis.deal import deal
 from tarot_analysis.engine import encoding
 from tarot_analysis.engine import params as R
@@ -46,7 +46,6 @@ from tarot_analysis.errors import TarotInputError
 from tarot_analysis.progress import PLAYING
 from tarot_analysis.rules import Rules, rules_to_dict
 from tarot_analysis.runner import RunResult, RunSpec, read_dataset, run
-from tarot_analysis.table import _decide, _views
 
 __all__ = ["DEFAULT_CHUNK_SIZE", "LESSON_COLUMNS", "lesson_counts", "read_lessons", "teach"]
 
@@ -92,12 +91,10 @@ def _teach_deals(
     outcome and poignées into ``outcomes`` and ``poignees``. Returns the rows written."""
     m = np.zeros(S.N_M, dtype=np.uint64)
     s = np.zeros(S.N_S, dtype=np.int64)
-    view, trick, played, voids, shown = _views(m, s)
+    plan = np.zeros(2, dtype=np.uint64)
     means = np.zeros(S.N_ACTIONS, dtype=np.float64)
     mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
     no_forced = np.full(4, -1, dtype=np.int64)
-    no_script = np.empty((0, 1, 1), dtype=np.int64)
-    no_ecart = np.empty((0, 2), dtype=np.uint64)
     row = 0
     for d in range(masks.shape[0]):
         S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
@@ -106,10 +103,9 @@ def _teach_deals(
             kind = s[S.S_KIND]
             searched = kind == S.BID or kind == S.CALL or kind == S.POIGNEE or kind == S.CARD
             if not searched:
-                _decide(
-                    m, s, view, trick, played, voids, shown, heuristic, np.int64(0),
-                    np.bool_(False), no_script, no_ecart, p, half, rng,
-                )  # fmt: skip
+                seat = s[S.S_ACTOR]
+                action = door.decide_rules(m, s, seat, heuristic[seat], p, rng, plan)
+                S.apply(m, s, action, p, half)
                 step += 1
                 continue
             S.legal_mask(m, s, p, mask)
@@ -149,9 +145,8 @@ def lesson_chunk(rules: Rules, seed: int, worlds: int, chunk: int, first: int, n
     root = np.random.SeedSequence(seed, spawn_key=(chunk,))
     masks = deal(rules, n, seed=root, threads=1).masks
     rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 1)), 0, 1)[0]
-    searcher = np.array([bot_id(f"pimc:{worlds}")], dtype=np.int64)
-    ws = pimc.workspace(engine.params, engine.scoring, searcher)
-    heuristic = np.full(rules.players, bot_id("heuristic"), dtype=np.int64)
+    ws = pimc.workspace(engine.params, engine.scoring, bot_rows([Bot("pimc", worlds=worlds)]))
+    heuristic = bot_rows(["heuristic"] * rules.players)
     most = n * _rows_per_deal(rules)
     size = encoding.encoding_size(rules.players)
     encodings = np.zeros((most, size), dtype=np.float32)
@@ -214,7 +209,7 @@ def teach(
             "no encoding)"
         )
     bot = f"pimc:{worlds}"
-    bot_id(bot)  # checks the worlds
+    Bot.parse(bot)  # checks the worlds
     spec = RunSpec(
         kind=KIND, rules=rules.name, bots=(bot,) * rules.players, seed=seed, deals=deals,
         chunk_size=chunk_size,

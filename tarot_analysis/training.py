@@ -28,6 +28,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -127,6 +128,30 @@ def read_decisions(folder: str | os.PathLike[str]) -> Decisions:
         raise TarotInputError(f"{source}: no {SPEC_FILE}: not the folder of a run")
     definition = _read_definition(source / SPEC_FILE)
     return decisions_from_table(read_dataset(source), str(definition.get("rules")), str(source))
+
+
+#: Deal numbers of the n-th run joined are moved by n times this: deals of two runs stay apart.
+_RUN_STRIDE: Final = 1 << 40
+
+
+def join_decisions(parts: Sequence[Decisions]) -> Decisions:
+    """The decisions of several runs of one preset as one, each run's deals kept apart."""
+    if len({part.rules for part in parts}) > 1:
+        raise TarotInputError(
+            "runs of different presets cannot train one network: "
+            + ", ".join(sorted({part.rules for part in parts}))
+        )
+    if len(parts) == 1:
+        return parts[0]
+    return Decisions(
+        rules=parts[0].rules, players=parts[0].players,
+        deals=np.concatenate([p.deals + k * _RUN_STRIDE for k, p in enumerate(parts)]),
+        encodings=np.concatenate([p.encodings for p in parts]),
+        legal=np.concatenate([p.legal for p in parts]),
+        values=np.concatenate([p.values for p in parts]),
+        chosen=np.concatenate([p.chosen for p in parts]),
+        skipped=sum(p.skipped for p in parts),
+    )  # fmt: skip
 
 
 def _column(table: pa.Table, name: str, width: int, kind: str, where: str) -> npt.NDArray[Any]:
@@ -325,10 +350,10 @@ def train(
     optimiser = optax.adam(learning_rate)
     state = optimiser.init(params)
 
-    x_all = jnp.asarray(decisions.encodings)
-    legal_all = jnp.asarray(decisions.legal)
-    target_all = jnp.asarray(advantages(decisions.values, decisions.legal))
-    chosen_all = jnp.asarray(decisions.chosen)
+    x_all = decisions.encodings
+    legal_all = decisions.legal
+    target_all = np.asarray(advantages(decisions.values, decisions.legal), dtype=np.float32)
+    chosen_all = decisions.chosen
 
     def outputs(params: Any, x: Any) -> Any:
         for w, b in params[:-1]:
@@ -336,21 +361,23 @@ def train(
         w, b = params[-1]
         return x @ w + b
 
-    def loss(params: Any, rows: Any, weight: Any) -> Any:
-        legal = legal_all[rows]
-        predicted = outputs(params, x_all[rows])
-        squared = jnp.where(legal, (predicted - target_all[rows]) ** 2, 0.0).sum(axis=1)
+    def loss(params: Any, batch: tuple[Any, ...], weight: Any) -> Any:
+        x, legal, target, chosen_rows = batch
+        predicted = outputs(params, x)
+        squared = jnp.where(legal, (predicted - target) ** 2, 0.0).sum(axis=1)
         per_row = squared / legal.sum(axis=1)
         if choice_weight:
             logits = jnp.where(legal, predicted / CHOICE_TEMPERATURE, -jnp.inf)
             log_p = jax.nn.log_softmax(logits, axis=1)
-            chosen = jnp.take_along_axis(log_p, chosen_all[rows][:, None], axis=1)[:, 0]
+            chosen = jnp.take_along_axis(log_p, chosen_rows[:, None], axis=1)[:, 0]
             per_row = per_row - choice_weight * chosen
         return (per_row * weight).sum() / weight.sum()
 
     @jax.jit
-    def step(params: Any, state: Any, rows: Any, weight: Any) -> tuple[Any, Any]:
-        grads = jax.grad(loss)(params, rows, weight)
+    def step(params: Any, state: Any, batch: tuple[Any, ...], weight: Any) -> tuple[Any, Any]:
+        # The batch's rows are arguments, not constants of the compiled step: the data stays
+        # in NumPy, a batch at a time goes to JAX.
+        grads = jax.grad(loss)(params, batch, weight)
         updates, state = optimiser.update(grads, state, params)
         return optax.apply_updates(params, updates), state
 
@@ -365,8 +392,9 @@ def train(
             padded = np.resize(order, batches * BATCH)  # the last batch filled, its fill unweighted
             weight = (np.arange(batches * BATCH) < len(order)).astype(np.float32)
             for k in range(batches):
-                part = slice(k * BATCH, (k + 1) * BATCH)
-                params, state = step(params, state, padded[part], weight[part])
+                rows = padded[k * BATCH : (k + 1) * BATCH]
+                batch = (x_all[rows], legal_all[rows], target_all[rows], chosen_all[rows])
+                params, state = step(params, state, batch, weight[k * BATCH : (k + 1) * BATCH])
             shown.update(1)
     weights = [np.asarray(w, dtype=np.float32) for w, _ in params]
     biases = [np.asarray(b, dtype=np.float32) for _, b in params]
@@ -388,15 +416,19 @@ def train(
 
 
 def train_folder(
-    folder: str | os.PathLike[str], out: str | os.PathLike[str], **options: Any
+    folder: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    out: str | os.PathLike[str],
+    **options: Any,
 ) -> dict[str, Any]:
-    """Train on the decisions of the run in ``folder`` (:func:`train`'s ``options``), write
-    the network to ``out`` (:func:`tarot_analysis.bots.learned.save_model`) and return the
-    report."""
+    """Train on the decisions of the run in ``folder`` (or of several runs of one preset:
+    their deals kept apart), with :func:`train`'s ``options``; write the network to ``out``
+    (:func:`tarot_analysis.bots.learned.save_model`) and return the report."""
     from tarot_analysis.bots.learned import save_model
 
     _jax()  # before reading: a missing extra is said at once
-    decisions = read_decisions(folder)
+    folders = [folder] if isinstance(folder, str | os.PathLike) else list(folder)
+    decisions = join_decisions([read_decisions(one) for one in folders])
+    folder = ", ".join(str(one) for one in folders)
     trained = train(decisions, **options)
     report = trained.report | {"data": str(folder), "out": str(out)}
     meta = {

@@ -50,7 +50,7 @@ def test_the_door_answers_every_decision_with_a_legal_action(name: str) -> None:
         rows = bot_rows([name] * rules.players)
         state = GameState.deal(rules, seed=0)
         p, half = state.engine.params, state.engine.half_points
-        ws = door.workspace(p, state.engine.scoring, rows)
+        ws = door.workspace(p, state.engine.scoring, rows, np.zeros(0, np.float32))
         rng = np.array(GENERATOR, dtype=np.uint64)
         for state in deals(rules, 3 if name.startswith("pimc") else 12):
             while state.decision != "over":
@@ -72,7 +72,7 @@ def test_the_ecart_is_chosen_whole_and_given_card_by_card(name: str) -> None:
     for seed in range(6):
         state = GameState.deal(rules, seed=seed, forced=[0, 1, -1, -1])
         p, half = state.engine.params, state.engine.half_points
-        ws = door.workspace(p, state.engine.scoring, rows)
+        ws = door.workspace(p, state.engine.scoring, rows, np.zeros(0, np.float32))
         rng = np.array(GENERATOR, dtype=np.uint64)
         while state.decision != "ecart":
             state.apply(int(door.decide(state.m, state.s, state.actor, rows[0], p, half, rng, ws)))

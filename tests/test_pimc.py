@@ -47,7 +47,7 @@ def card_states(name: str, count: int, seed: int) -> list[GameState]:
         deal += 1
         steps = int(rng.integers(0, rules.players * rules.hand_size + 12))
         p, half = state.engine.params, state.engine.half_points
-        ws = workspace(p, state.engine.scoring, heuristic_seats)
+        ws = workspace(p, state.engine.scoring, heuristic_seats, np.zeros(0, np.float32))
         advance(state.m, state.s, heuristic_seats, nobody, steps, p, half, generator, ws)
         if state.decision == "card":
             found.append(state)

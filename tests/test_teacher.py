@@ -152,3 +152,18 @@ def test_the_command_stores_and_counts_its_lessons(
     assert main(["teach", "--worlds", "9999", "--data", str(tmp_path / "x")]) == 2
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and "worlds" in said[0]
+
+
+def test_a_network_trained_on_lessons_takes_a_seat(
+    lessons: dict[str, Path], tmp_path: Path
+) -> None:
+    from tarot_analysis.bots.learned import load_model
+    from tarot_analysis.play import play
+    from tarot_analysis.training import train_folder
+
+    out = tmp_path / "model.npz"
+    report = train_folder([lessons["fft-4"]], out, hidden=(8,), epochs=2, seed=1)
+    assert report["rows"] == len(read_lessons(lessons["fft-4"]))
+    assert load_model(out, "fft-4").widths == (1378, 8, S.N_ACTIONS)
+    result = play(load_rules("fft-4"), 20, bots=f"learned:{out}", seed=2, threads=1)
+    assert len(result.scores()) == 20

@@ -263,3 +263,18 @@ def test_the_train_command_names_bad_input_in_one_line(
     monkeypatch.setitem(sys.modules, "optax", None)
     assert main(["train", str(tmp_path), "--out", out]) == EXIT_USAGE
     assert capsys.readouterr().err == f"tarot-analysis: error: {NEEDS_EXTRA}\n"
+
+
+def test_runs_of_one_preset_train_together_their_deals_apart(folder: Path, tmp_path: Path) -> None:
+    from tarot_analysis.training import join_decisions
+
+    one = read_decisions(folder)
+    both = join_decisions([one, one])
+    assert both.rows == 2 * one.rows
+    assert len(np.unique(both.deals)) == 2 * len(np.unique(one.deals))
+    other = Decisions(
+        rules="fft-3", players=3, deals=one.deals, encodings=one.encodings, legal=one.legal,
+        values=one.values, chosen=one.chosen,
+    )  # fmt: skip
+    with pytest.raises(TarotInputError, match="different presets"):
+        join_decisions([one, other])

@@ -2,7 +2,8 @@
 
 A bot is named by a small record, :class:`Bot`, read from its name (``heuristic``,
 ``pimc:64``...) and handed to compiled code as one row of integers (the ``B_*`` columns of
-:func:`bot_rows`, one row per seat). Every compiled bot is asked through one door,
+:func:`bot_rows`, one row per seat; a learned bot's network beside them, :func:`seat_rows`).
+Every compiled bot is asked through one door,
 :func:`tarot_analysis.bots.door.decide`, which returns one action of the engine's numbering.
 A new bot is a kind in :data:`BOTS`, its fields in :class:`Bot` (a column each), and one
 branch in the door.
@@ -18,12 +19,14 @@ import numpy as np
 import numpy.typing as npt
 
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.rules import Rules
 
 #: The kinds of compiled bot, by their number in the ``B_KIND`` column.
-BOTS: Final = ("random", "heuristic", "pimc")
+BOTS: Final = ("random", "heuristic", "pimc", "learned")
 RANDOM: Final = 0
 HEURISTIC: Final = 1
 PIMC: Final = 2
+LEARNED: Final = 3
 
 #: Worlds drawn for each card decision by ``pimc``.
 DEFAULT_WORLDS: Final = 32
@@ -44,11 +47,26 @@ B_KIND: Final = 0
 B_WORLDS: Final = 1
 B_ENDGAME: Final = 2
 B_SHIFT_0: Final = 3
-N_BOT_COLUMNS: Final = B_SHIFT_0 + N_BID_SHIFTS
+#: A learned bot's columns: where its network's weights start in the table's weights
+#: (:func:`seat_rows`), the decisions it takes (bit ``k`` for decision kind ``k`` of
+#: :mod:`tarot_analysis.engine.state`; the heuristic takes the others), for each decision kind
+#: the gain in hundredths of a point its network must predict over the heuristic's action to
+#: take another (``B_MARGIN_0 + kind``, :attr:`tarot_analysis.bots.learned.Model.margins`), how
+#: many widths its network has and the widths themselves (inputs, hidden layers, outputs).
+B_NET: Final = B_SHIFT_0 + N_BID_SHIFTS
+B_LEARNS: Final = B_NET + 1
+B_MARGIN_0: Final = B_NET + 2
+N_DECISION_KINDS: Final = 6  # bid, call, ecart, poignee, chelem, card
+B_DEPTH: Final = B_MARGIN_0 + N_DECISION_KINDS
+B_WIDTH_0: Final = B_DEPTH + 1
+#: The most layers of widths a learned bot's network may have: inputs, four hidden, outputs.
+MAX_WIDTHS: Final = 6
+N_BOT_COLUMNS: Final = B_WIDTH_0 + MAX_WIDTHS
 
 _KNOWN: Final = (
     f"known: {', '.join(BOTS)}, pimc:N (N worlds a card), pimc:N:E (and the last E tricks "
-    f"double dummy), heuristic:B (its bidding thresholds moved by B)"
+    f"double dummy), heuristic:B (its bidding thresholds moved by B), learned:PATH (the "
+    f"network in a model file)"
 )
 
 
@@ -58,10 +76,11 @@ class Bot:
 
     ``worlds`` and ``endgame`` are a pimc bot's (worlds a card, :data:`DEFAULT_WORLDS` when 0;
     tricks played double dummy at the end of its worlds, −1 for the default of the table),
-    ``shifts`` the heuristic's (counts added to each contract's bidding threshold).
+    ``shifts`` the heuristic's (counts added to each contract's bidding threshold), ``model``
+    a learned bot's model file (empty: the one the package ships for the preset).
 
     >>> Bot.parse("pimc:64:2")
-    Bot(kind='pimc', worlds=64, endgame=2, shifts=(0, 0, 0, 0))
+    Bot(kind='pimc', worlds=64, endgame=2, shifts=(0, 0, 0, 0), model='')
     >>> Bot.parse("heuristic:-2/1/0/0").name
     'heuristic:-2/1/0/0'
     """
@@ -70,6 +89,7 @@ class Bot:
     worlds: int = 0
     endgame: int = -1
     shifts: tuple[int, ...] = (0,) * N_BID_SHIFTS
+    model: str = ""  # a learned bot's model file ("": the one shipped for the preset)
 
     def __post_init__(self) -> None:
         if self.kind not in BOTS:
@@ -78,6 +98,8 @@ class Bot:
             object.__setattr__(self, "worlds", DEFAULT_WORLDS)
         if self.kind != "pimc" and (self.worlds != 0 or self.endgame != -1):
             raise TarotInputError(f"a {self.kind} bot draws no worlds: only pimc does")
+        if self.kind != "learned" and self.model:
+            raise TarotInputError(f"a {self.kind} bot reads no model: only learned does")
         if self.kind != "heuristic" and any(self.shifts):
             raise TarotInputError(f"a {self.kind} bot has no bidding shifts: only heuristic does")
         if self.kind == "pimc" and not 1 <= self.worlds <= MAX_PIMC_WORLDS:
@@ -122,6 +144,8 @@ class Bot:
                     f"{MAX_ENDGAME_TRICKS}"
                 )
             return cls("pimc", worlds=int(worlds), endgame=int(endgame) if endgame else -1)
+        if base == "learned" and budget:
+            return cls("learned", model=name.partition(":")[2])
         if name not in BOTS:
             raise TarotInputError(f"unknown bot {name!r}; {_KNOWN}")
         return cls(name)
@@ -137,6 +161,8 @@ class Bot:
             return f"pimc:{self.worlds}:{self.endgame}"
         if self.kind == "pimc" and self.worlds != DEFAULT_WORLDS:
             return f"pimc:{self.worlds}"
+        if self.kind == "learned" and self.model:
+            return f"learned:{self.model}"
         return self.kind
 
     def row(self) -> npt.NDArray[np.int64]:
@@ -147,6 +173,47 @@ class Bot:
         row[B_ENDGAME] = self.endgame
         row[B_SHIFT_0 : B_SHIFT_0 + N_BID_SHIFTS] = self.shifts
         return row
+
+
+def seat_rows(
+    bots: Sequence[Bot | str], rules: Rules
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float32]]:
+    """The rows of a table's bots (:func:`bot_rows`) and the weights of its learned bots'
+    networks, one after another (each read once, checked against ``rules``; a model that
+    cannot be read raises :class:`TarotInputError` naming its file)."""
+    from tarot_analysis.bots.learned import load_model, shipped_model
+    from tarot_analysis.engine.state import DECISIONS
+
+    parsed = [bot if isinstance(bot, Bot) else Bot.parse(bot) for bot in bots]
+    rows = bot_rows([Bot("heuristic") if bot.kind == "learned" else bot for bot in parsed])
+    nets: list[npt.NDArray[np.float32]] = []
+    starts: dict[str, int] = {}
+    at = 0
+    for seat, bot in enumerate(parsed):
+        if bot.kind != "learned":
+            continue
+        path = bot.model or str(shipped_model(rules))
+        model = load_model(path, rules)
+        if len(model.widths) > MAX_WIDTHS:
+            raise TarotInputError(
+                f"{path}: a learned bot's network has at most {MAX_WIDTHS - 2} hidden layers, "
+                f"this one {len(model.widths) - 2}"
+            )
+        if path not in starts:
+            starts[path] = at
+            nets.append(model.weights)
+            at += len(model.weights)
+        row = rows[seat]
+        row[B_KIND] = LEARNED
+        row[B_NET] = starts[path]
+        row[B_LEARNS] = model.learns
+        row[B_MARGIN_0 : B_MARGIN_0 + N_DECISION_KINDS] = [
+            round(100 * model.margins.get(name, 0.0)) for name in DECISIONS[:N_DECISION_KINDS]
+        ]
+        row[B_DEPTH] = len(model.widths)
+        row[B_WIDTH_0 : B_WIDTH_0 + len(model.widths)] = model.widths
+    weights = np.concatenate(nets) if nets else np.zeros(0, dtype=np.float32)
+    return rows, weights
 
 
 def bot_rows(bots: Sequence[Bot | str]) -> npt.NDArray[np.int64]:

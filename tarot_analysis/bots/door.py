@@ -22,26 +22,34 @@ may go freely, the rest among those allowed only when too few may), kept in the 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
 from tarot_analysis.bots import (
+    B_DEPTH,
     B_KIND,
+    B_LEARNS,
+    B_MARGIN_0,
+    B_NET,
     B_SHIFT_0,
+    B_WIDTH_0,
     B_WORLDS,
+    LEARNED,
     N_BID_SHIFTS,
     PIMC,
     RANDOM,
     heuristic,
+    learned,
     pimc,
     random_bot,
 )
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import N_SUIT_CARDS, ONE, ZERO, lowest, size
 from tarot_analysis.engine.core import ecart_sets, poignee_level
+from tarot_analysis.engine.encoding import encoding_size
 from tarot_analysis.engine.state import (
     ANNOUNCE_CHELEM,
     BID,
@@ -52,6 +60,7 @@ from tarot_analysis.engine.state import (
     M_HANDS,
     M_PLAYED,
     MAX_SEATS,
+    N_ACTIONS,
     N_VIEW,
     NO_CHELEM,
     PASS,
@@ -70,7 +79,10 @@ from tarot_analysis.engine.state import (
     legal_cards_now,
 )
 
-__all__ = ["Workspace", "choose_ecart", "decide", "decide_rules", "workspace"]
+__all__ = ["Workspace", "asks_more", "choose_ecart", "decide", "decide_rules", "workspace"]
+
+#: The longest encoding, of six players.
+MAX_ENCODING: Final = encoding_size(MAX_SEATS)
 
 
 class Workspace(NamedTuple):
@@ -80,19 +92,45 @@ class Workspace(NamedTuple):
 
     pimc: pimc.Workspace  # the pimc seats' search
     plan: Any  # (2,) uint64: the cards of the écart chosen and not yet discarded
+    nets: Any  # float32: the learned seats' networks' weights, one after another
+    x: Any  # float32: a seat's encoding
+    out: Any  # float32 (N_ACTIONS,): a network's outputs
+    scratch: Any  # float32: a network's hidden values
+    mask: Any  # bool (N_ACTIONS,): the legal actions
 
 
 @njit(cache=True)
-def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
-    """The workspace of a table of ``bots`` (one row per seat); ``scoring`` the preset's
-    scoring (``EngineRules.scoring``), for the pimc bot."""
-    return Workspace(pimc=pimc.workspace(p, scoring, bots), plan=np.zeros(2, dtype=np.uint64))
+def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
+    """The workspace of a table of ``bots`` (one row per seat) and ``nets``, the weights of
+    its learned bots (:func:`tarot_analysis.bots.seat_rows`); ``scoring`` the preset's scoring
+    (``EngineRules.scoring``), for the pimc bot."""
+    widest = 1
+    for seat in range(bots.shape[0]):
+        for k in range(1, bots[seat, B_DEPTH] - 1):
+            widest = max(widest, bots[seat, B_WIDTH_0 + k])
+    return Workspace(
+        pimc=pimc.workspace(p, scoring, bots), plan=np.zeros(2, dtype=np.uint64), nets=nets,
+        x=np.zeros(MAX_ENCODING, dtype=np.float32), out=np.zeros(N_ACTIONS, dtype=np.float32),
+        scratch=np.zeros(2 * widest, dtype=np.float32), mask=np.zeros(N_ACTIONS, dtype=np.bool_),
+    )  # fmt: skip
+
+
+@njit(**KERNEL)
+def asks_more(bots: Any) -> bool:
+    """Whether a bot that is more than a rule sits at the table ``bots`` (a search, a
+    network): the table then asks through :func:`decide`, else :func:`decide_rules` alone."""
+    for seat in range(bots.shape[0]):
+        if bots[seat, B_KIND] == PIMC or bots[seat, B_KIND] == LEARNED:
+            return True
+    return False
 
 
 @njit(**KERNEL)
 def decide(m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws: Workspace) -> int:
     """The action the bot ``bot`` (its row) takes for ``seat``, the seat to act, at the
     decision of ``(m, s)``; ``rng`` the table's generator, ``ws`` its :func:`workspace`."""
+    if bot[B_KIND] == LEARNED and bot[B_LEARNS] >> s[S_KIND] & 1:
+        return _learned(m, s, seat, bot, p, half, rng, ws)
     if bot[B_KIND] == PIMC:
         kind = s[S_KIND]
         if kind == CARD:
@@ -104,6 +142,22 @@ def decide(m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws:
         if kind in (BID, CALL, POIGNEE):
             return pimc.decide(m, s, bot[B_WORLDS], p, half, rng, ws.pimc)
     return decide_rules(m, s, seat, bot, p, rng, ws.plan)
+
+
+@njit(**KERNEL)
+def _learned(
+    m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws: Workspace
+) -> int:
+    """The learned bot's action: its network's best, where the network predicts it to gain
+    more than the bot's margin over the heuristic's action; the heuristic's otherwise."""
+    ruled = decide_rules(m, s, seat, bot, p, rng, ws.plan)
+    widths = bot[B_WIDTH_0 : B_WIDTH_0 + bot[B_DEPTH]]
+    best = learned.decide_learned(
+        m, s, seat, p, half, ws.nets[bot[B_NET] :], widths, ws.x, ws.out, ws.scratch, ws.mask
+    )
+    if 100.0 * (ws.out[best] - ws.out[ruled]) > bot[B_MARGIN_0 + s[S_KIND]] / 100.0:
+        return best
+    return ruled
 
 
 @njit(**KERNEL)

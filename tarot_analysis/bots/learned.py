@@ -45,7 +45,7 @@ from numba import njit
 
 from tarot_analysis._jit import KERNEL
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encode_into, encoding_size
-from tarot_analysis.engine.state import N_ACTIONS, legal_mask
+from tarot_analysis.engine.state import DECISIONS, N_ACTIONS, legal_mask
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.files import replacing
 from tarot_analysis.rules import Rules, load_rules
@@ -60,6 +60,7 @@ __all__ = [
     "load_model",
     "save_model",
     "scratch_size",
+    "shipped_model",
     "unflatten",
 ]
 
@@ -82,6 +83,26 @@ class Model:
     weights: npt.NDArray[np.float32]  # flat, for compiled code
     layout: npt.NDArray[np.int64]  # ``widths`` as an array, for compiled code
     metadata: dict[str, Any] = field(default_factory=dict)  # the training's seed, rows, report
+
+    @property
+    def decides(self) -> tuple[str, ...]:
+        """The decisions the bot takes with this network (the metadata's ``decides``; cards
+        when it names none); the heuristic takes the others."""
+        named = self.metadata.get("decides", ["card"])
+        return tuple(name for name in DECISIONS if name in named)
+
+    @property
+    def margins(self) -> dict[str, float]:
+        """By decision, the points the network must predict an action to gain over the
+        heuristic's to take it instead (the metadata's ``margins``; a decision it does not
+        name: 0, the network's best action, the heuristic's among equals)."""
+        found = self.metadata.get("margins", {})
+        return {name: float(found.get(name, 0.0)) for name in self.decides}
+
+    @property
+    def learns(self) -> int:
+        """:attr:`decides` for compiled code: bit ``k`` for decision kind ``k``."""
+        return sum(1 << DECISIONS.index(name) for name in self.decides)
 
     def scratch(self) -> npt.NDArray[np.float32]:
         """A scratch buffer for :func:`forward` with this network."""
@@ -194,6 +215,23 @@ def load_model(path: str | os.PathLike[str], rules: Rules | str) -> Model:
         weights=np.ascontiguousarray(weights, dtype=np.float32),
         layout=np.ascontiguousarray(widths, dtype=np.int64), metadata=metadata,
     )  # fmt: skip
+
+
+#: Where the package's own models are, one per preset: ``NAME.npz``.
+SHIPPED: Final = Path(__file__).resolve().parent.parent / "models"
+
+
+def shipped_model(rules: Rules) -> Path:
+    """The model file the package ships for ``rules``'s preset, or a ``TarotInputError``
+    naming the presets that have one."""
+    path = SHIPPED / f"{rules.name}.npz"
+    if not path.exists():
+        have = ", ".join(sorted(found.stem for found in SHIPPED.glob("*.npz"))) or "none"
+        raise TarotInputError(
+            f"no learned model ships for {rules.name} (presets with one: {have}); train one "
+            f"and seat it as learned:PATH"
+        )
+    return path
 
 
 def _read_arrays(source: Path) -> dict[str, npt.NDArray[Any]]:
@@ -360,7 +398,14 @@ def decide_learned(
 ) -> int:  # fmt: skip
     """The learned bot's action for ``seat`` at the state ``(m, s)``: its view encoded into
     ``x``, the legal actions into ``mask`` (:data:`N_ACTIONS` booleans), the outputs into
-    ``out``. Allocates nothing."""
-    encode_into(m, s, p, half, seat, x)
+    ``out`` (left as they were when a single action is legal: it is taken without them).
+    Allocates nothing."""
     legal_mask(m, s, p, mask)
-    return choose(weights, widths, x, mask, out, scratch)
+    only = -1
+    for action in range(N_ACTIONS):
+        if mask[action]:
+            if only >= 0:
+                encode_into(m, s, p, half, seat, x)
+                return choose(weights, widths, x, mask, out, scratch)
+            only = action
+    return only  # a single legal action: nothing to weigh

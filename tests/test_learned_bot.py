@@ -1,0 +1,99 @@
+"""The learned bot at the table: seated by name, its network in compiled code, the heuristic
+where the network does not predict enough of a gain."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tarot_analysis.bots import Bot, seat_rows
+from tarot_analysis.bots.learned import save_model, shipped_model
+from tarot_analysis.cli import main
+from tarot_analysis.engine.encoding import encoding_size
+from tarot_analysis.engine.state import N_ACTIONS
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.play import play
+from tarot_analysis.rules import load_rules
+
+
+def _random_model(path: Path, preset: str, *, margin: float, seed: int = 1) -> Path:
+    """A network of random weights for ``preset``, taking cards and bids."""
+    rng = np.random.default_rng(seed)
+    widths = [encoding_size(load_rules(preset).players), 16, N_ACTIONS]
+    weights = [rng.normal(0, 1, (a, b)) for a, b in itertools.pairwise(widths)]
+    biases = [rng.normal(0, 1, b) for b in widths[1:]]
+    meta = {"rules": preset, "margins": {"bid": margin, "card": margin}, "decides": ["bid", "card"]}
+    return save_model(path, weights, biases, meta)
+
+
+def _outcomes(preset: str, bots: list[str], deals: int = 40) -> np.ndarray:
+    return play(load_rules(preset), deals, bots=bots, seed=3, threads=1).outcomes
+
+
+@pytest.mark.parametrize("preset", ["fft-3", "fft-4", "fft-5"])
+def test_the_shipped_bot_plays_every_seat(preset: str) -> None:
+    result = play(load_rules(preset), 30, bots="learned", seed=1, threads=1)
+    assert result.bots == ("learned",) * load_rules(preset).players
+    assert len(result.scores()) == 30
+
+
+def test_a_network_that_never_beats_the_margin_plays_as_the_heuristic(tmp_path: Path) -> None:
+    cautious = _random_model(tmp_path / "cautious.npz", "fft-4", margin=1e9)
+    bold = _random_model(tmp_path / "bold.npz", "fft-4", margin=0)
+    heuristic = _outcomes("fft-4", ["heuristic"] * 4)
+    seated = ["heuristic", f"learned:{cautious}", "heuristic", f"learned:{cautious}"]
+    assert np.array_equal(_outcomes("fft-4", seated), heuristic)
+    # A network of random weights trusted at once plays otherwise: the door asks it.
+    assert not np.array_equal(_outcomes("fft-4", ["heuristic", f"learned:{bold}"] * 2), heuristic)
+
+
+def test_two_networks_at_one_table_each_play_their_own(tmp_path: Path) -> None:
+    one = _random_model(tmp_path / "one.npz", "fft-4", margin=0, seed=1)
+    two = _random_model(tmp_path / "two.npz", "fft-4", margin=0, seed=2)
+    rows, nets = seat_rows(
+        ["learned:" + str(one), "heuristic", f"learned:{two}", "random"], load_rules("fft-4")
+    )
+    assert len(nets) == 2 * len(_flat(one))
+    mixed = _outcomes("fft-4", [f"learned:{one}", "heuristic", f"learned:{two}", "heuristic"])
+    same = _outcomes("fft-4", [f"learned:{one}", "heuristic", f"learned:{one}", "heuristic"])
+    assert not np.array_equal(mixed, same)
+    assert rows.shape[0] == 4
+
+
+def _flat(path: Path) -> np.ndarray:
+    from tarot_analysis.bots.learned import load_model
+
+    return load_model(path, "fft-4").weights
+
+
+def test_names_read_back() -> None:
+    assert Bot.parse("learned").name == "learned"
+    assert Bot.parse("learned:models/mine.npz") == Bot("learned", model="models/mine.npz")
+    assert Bot.parse("learned:models/mine.npz").name == "learned:models/mine.npz"
+    with pytest.raises(TarotInputError, match="only learned"):
+        Bot("heuristic", model="x.npz")
+
+
+def test_a_model_that_cannot_play_is_refused_before_any_deal(tmp_path: Path) -> None:
+    rules = load_rules("fft-4")
+    with pytest.raises(TarotInputError, match=r"missing\.npz"):
+        seat_rows([f"learned:{tmp_path / 'missing.npz'}"] * 4, rules)
+    three = _random_model(tmp_path / "three.npz", "fft-3", margin=0)
+    with pytest.raises(TarotInputError, match=r"three\.npz"):
+        seat_rows([f"learned:{three}"] * 4, rules)
+    with pytest.raises(TarotInputError, match="no learned model ships for tarocco"):
+        shipped_model(load_rules("tarocco"))
+
+
+def test_the_command_says_what_is_wrong_with_a_model_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"PK\x03\x04 not a whole file")
+    argv = ["play", "--rules", "fft-4", "--deals", "10", "--bots", f"learned:{broken}"]
+    assert main(argv) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and "broken.npz" in said[0]
