@@ -172,6 +172,25 @@ def _columns(schema: pa.Schema) -> str:
     return hashlib.sha256(json.dumps(described).encode()).hexdigest()[:16]
 
 
+def _as_read_back(table: pa.Table) -> pa.Table:
+    """``table`` with the columns Parquet reads back: the items of a list named ``element``
+    (a list built in memory names them ``item``; a table sent from a Dask worker may too)."""
+    fields = []
+    renamed = False  # list types compare equal whatever their items' names
+    for column in table.schema:
+        kind = column.type
+        if pa.types.is_fixed_size_list(kind) and kind.value_field.name != "element":
+            kind = pa.list_(kind.value_field.with_name("element"), kind.list_size)
+            renamed = True
+        elif pa.types.is_list(kind) and kind.value_field.name != "element":
+            kind = pa.list_(kind.value_field.with_name("element"))
+            renamed = True
+        fields.append(column.with_type(kind))
+    if not renamed:
+        return table
+    return table.cast(pa.schema(fields, metadata=table.schema.metadata))
+
+
 def _stamp(path: Path) -> dict[str, Any]:
     """The run's metadata stored in a chunk file (its footer alone is read)."""
     metadata = pq.read_schema(path).metadata or {}
@@ -285,6 +304,7 @@ def run(
 
     def write(chunk: int, table: pa.Table) -> int:
         first, n = spec.chunk_bounds(chunk)
+        table = _as_read_back(table)
         stamp = base | {
             "chunk": chunk, "first_deal": first, "deals_in_chunk": n, "rows": table.num_rows,
             "columns": _columns(table.schema),

@@ -380,3 +380,28 @@ def test_a_lost_cluster_says_whether_the_finished_chunks_are_kept() -> None:
     kept = lost.kept("the finished chunks are kept in data/run: run the same command again")
     assert kept.line() == str(kept) and str(kept).startswith(str(lost))
     assert "none is kept" not in kept.line()
+
+
+def test_lessons_and_the_learned_bot_on_a_cluster_are_those_of_local_threads(
+    client, tmp_path
+) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis.play import play
+    from tarot_analysis.teacher import read_lessons, teach
+
+    rules = load_rules("fft-4")
+    folders = {"threads": tmp_path / "threads", "cluster": tmp_path / "cluster"}
+    teach(rules, 6, folders["threads"], worlds=2, seed=3, chunk_size=2, threads=2)
+    teach(rules, 6, folders["cluster"], worlds=2, seed=3, chunk_size=2, client=client)
+    on_threads, on_cluster = (read_lessons(f) for f in folders.values())
+    assert on_threads.num_rows == on_cluster.num_rows > 0
+    for name in on_threads.column_names:
+        a, b = (t.column(name).combine_chunks() for t in (on_threads, on_cluster))
+        if hasattr(a, "flatten"):
+            a, b = a.flatten(), b.flatten()
+        assert np.array_equal(
+            a.to_numpy(zero_copy_only=False), b.to_numpy(zero_copy_only=False),
+            equal_nan=name == "values",
+        ), name  # fmt: skip
+    local = play(rules, 3000, bots="learned", seed=3, chunk_size=1000, threads=2)
+    remote = play(rules, 3000, bots="learned", seed=3, chunk_size=1000, client=client)
+    assert np.array_equal(local.outcomes, remote.outcomes)

@@ -108,3 +108,21 @@ def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:
 
     (tmp_path / "file").unlink()
     assert pd.read_parquet(tmp_path)["deal"].tolist() == list(range(10))
+
+
+def test_a_chunk_of_list_columns_reads_back_as_it_was_written(tmp_path: Path) -> None:
+    # A list built in memory names its items "item", Parquet reads them back as "element";
+    # a table sent back by a Dask worker may come either way.
+    def work(chunk: int, first: int, n: int) -> pa.Table:
+        values = pa.array(np.arange(3 * first, 3 * (first + n), dtype=np.float32))
+        return pa.table({
+            "deal": range(first, first + n),
+            "fixed": pa.FixedSizeListArray.from_arrays(values, 3),
+            "ragged": pa.array([[k] * (k % 3) for k in range(n)], pa.list_(pa.int16())),
+        })  # fmt: skip
+
+    spec = RunSpec(kind="lists", rules="fft-4", bots=("random",), seed=1, deals=5, chunk_size=2)
+    run(spec, tmp_path, work)
+    table = read_dataset(tmp_path, spec)
+    assert table.column("fixed").combine_chunks().flatten().to_pylist() == list(range(15))
+    assert run(spec, tmp_path, work).resumed == 3
