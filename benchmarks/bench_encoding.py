@@ -35,6 +35,22 @@ from tarot_analysis.rules import load_rules
 
 
 @njit(cache=True)
+def step_by_rule(m: Any, s: Any, mask: Any, p: Any, half: Any, k: int) -> None:
+    """Take the legal action of index ``k`` modulo their count."""
+    S.legal_mask(m, s, p, mask)
+    legal = 0
+    for a in range(S.N_ACTIONS):
+        legal += mask[a]
+    pick = k % legal
+    for a in range(S.N_ACTIONS):
+        if mask[a]:
+            if pick == 0:
+                S.apply(m, s, a, p, half)
+                return
+            pick -= 1
+
+
+@njit(cache=True)
 def _step_deals(
     masks: Any, m: Any, s: Any, mask: Any, p: Any, half: Any, out: Any, encode: bool
 ) -> int:
@@ -48,17 +64,7 @@ def _step_deals(
         while s[S.S_KIND] != S.OVER:
             if encode:
                 encode_into(m, s, p, half, s[S.S_ACTOR], out)
-            S.legal_mask(m, s, p, mask)
-            legal = 0
-            for a in range(S.N_ACTIONS):
-                legal += mask[a]
-            pick = (decisions * 7 + d) % legal
-            for a in range(S.N_ACTIONS):
-                if mask[a]:
-                    if pick == 0:
-                        S.apply(m, s, a, p, half)
-                        break
-                    pick -= 1
+            step_by_rule(m, s, mask, p, half, decisions * 7 + d)
             decisions += 1
     return decisions
 

@@ -27,6 +27,7 @@ import time
 from typing import Any
 
 import numpy as np
+from bench_encoding import step_by_rule
 from numba import njit
 
 from tarot_analysis import __version__
@@ -57,17 +58,7 @@ def _positions(masks: Any, p: Any, half: Any, limit: int) -> tuple[Any, Any, int
                 ms[count] = m
                 ss[count] = s
                 count += 1
-            S.legal_mask(m, s, p, mask)
-            legal = 0
-            for a in range(S.N_ACTIONS):
-                legal += mask[a]
-            pick = (decisions * 7 + d) % legal
-            for a in range(S.N_ACTIONS):
-                if mask[a]:
-                    if pick == 0:
-                        S.apply(m, s, a, p, half)
-                        break
-                    pick -= 1
+            step_by_rule(m, s, mask, p, half, decisions * 7 + d)
             decisions += 1
     return ms, ss, count
 

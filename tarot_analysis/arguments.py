@@ -8,6 +8,8 @@ of them ends in the same one line.
 from __future__ import annotations
 
 import argparse
+import math
+from collections.abc import Callable
 from typing import NoReturn
 
 __all__ = [
@@ -43,37 +45,32 @@ def positive(text: str) -> int:
     return value
 
 
-def positive_seconds(text: str) -> float:
-    """A duration in seconds, more than 0 (``2.5`` accepted)."""
+def _number(text: str, what: str, within: str, fits: Callable[[float], bool]) -> float:
+    """``text`` as a number that ``fits``, or one line saying it is not ``what``, ``within``."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
-    if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text}")
+        raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}") from None
+    if not fits(value):
+        raise argparse.ArgumentTypeError(f"expected {within}, got {text}")
     return value
+
+
+def positive_seconds(text: str) -> float:
+    """A duration in seconds, more than 0 (``2.5`` accepted)."""
+    return _number(
+        text, "a number of seconds", "a positive number of seconds", lambda v: 0 < v < math.inf
+    )
 
 
 def fraction(text: str) -> float:
     """A fraction from 0 to below 1 (``0.1`` accepted)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a fraction, got {text!r}") from None
-    if not 0 <= value < 1:
-        raise argparse.ArgumentTypeError(f"expected a fraction from 0 to below 1, got {text}")
-    return value
+    return _number(text, "a fraction", "a fraction from 0 to below 1", lambda v: 0 <= v < 1)
 
 
 def non_negative(text: str) -> float:
     """A number of at least 0 (``0.5`` accepted)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0 <= value < float("inf"):
-        raise argparse.ArgumentTypeError(f"expected a number of at least 0, got {text}")
-    return value
+    return _number(text, "a number", "a number of at least 0", lambda v: 0 <= v < math.inf)
 
 
 def seed(text: str) -> int:
