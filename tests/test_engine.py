@@ -13,6 +13,7 @@ import pytest
 
 from tarot_analysis import cards
 from tarot_analysis.bots import BOTS
+from tarot_analysis.bots.learned import SHIPPED
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS, REDEAL_PETIT_SEC
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
@@ -186,11 +187,20 @@ def referee_all(result: PlayResult, scored: pd.DataFrame | None = None) -> int:
 
 
 #: Deals refereed for each bot: the search bot plays far fewer deals a second.
-REFEREED = {"random": 2_000, "heuristic": 2_000, "pimc": 60}
+REFEREED = {"random": 2_000, "heuristic": 2_000, "pimc": 60, "learned": 1_000}
+#: The presets a learned model ships for: the learned bot is refereed on those.
+LEARNED_PRESETS = sorted(path.stem for path in SHIPPED.glob("*.npz"))
 
 
-@pytest.mark.parametrize("bot", sorted(BOTS))
-@pytest.mark.parametrize("name", FRENCH_PRESETS)
+@pytest.mark.parametrize(
+    ("name", "bot"),
+    [
+        (name, bot)
+        for bot in sorted(BOTS)
+        for name in FRENCH_PRESETS
+        if bot != "learned" or name in LEARNED_PRESETS
+    ],
+)
 def test_every_preset_played_by_the_rules(name: str, bot: str) -> None:
     rules = load_rules(name)
     deals = REFEREED[bot] if bot != "pimc" or rules.players < 6 else 24
