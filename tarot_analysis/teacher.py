@@ -181,12 +181,8 @@ def lesson_chunk(rules: Rules, seed: int, worlds: int, chunk: int, first: int, n
 
 
 def _fixed(rows: npt.NDArray[Any]) -> pa.FixedSizeListArray:
-    """A 2-d array as a column of fixed-size lists, its items named as Parquet reads them
-    back."""
-    flat = pa.array(rows.reshape(-1))
-    return pa.FixedSizeListArray.from_arrays(
-        flat, type=pa.list_(pa.field("element", flat.type), rows.shape[1])
-    )
+    """A 2-d array as a column of fixed-size lists."""
+    return pa.FixedSizeListArray.from_arrays(pa.array(rows.reshape(-1)), rows.shape[1])
 
 
 def teach(

@@ -185,7 +185,7 @@ def seat_rows(
     from tarot_analysis.engine.state import DECISIONS
 
     parsed = [bot if isinstance(bot, Bot) else Bot.parse(bot) for bot in bots]
-    rows = bot_rows([Bot("heuristic") if bot.kind == "learned" else bot for bot in parsed])
+    rows = bot_rows(parsed)
     nets: list[npt.NDArray[np.float32]] = []
     starts: dict[str, int] = {}
     at = 0
@@ -204,7 +204,6 @@ def seat_rows(
             nets.append(model.weights)
             at += len(model.weights)
         row = rows[seat]
-        row[B_KIND] = LEARNED
         row[B_NET] = starts[path]
         row[B_LEARNS] = model.learns
         row[B_MARGIN_0 : B_MARGIN_0 + N_DECISION_KINDS] = [

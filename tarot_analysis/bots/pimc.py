@@ -157,7 +157,6 @@ __all__ = [
     "ActionValues",
     "Workspace",
     "action_values",
-    "any_pimc",
     "choose_action",
     "decide",
     "endgame_of",
@@ -227,16 +226,6 @@ class Workspace(NamedTuple):
     dd: solver.DoubleDummy  # the double-dummy search of the endgames
     petit_bonus: int  # the Petit au bout, in half points, for the double-dummy search
     dd_half: Any  # half points of each card as the double-dummy search weighs them
-
-
-@njit(**KERNEL)
-def any_pimc(bots: Any) -> bool:
-    """Whether a pimc bot sits at the table ``bots`` (one row per seat,
-    :func:`tarot_analysis.bots.bot_rows`)."""
-    for seat in range(bots.shape[0]):  # noqa: SIM110 (a generator needs reference counting)
-        if bots[seat, B_KIND] == PIMC:
-            return True
-    return False
 
 
 @njit(**KERNEL)
