@@ -25,7 +25,7 @@ from tarot_analysis.bots.door import choose_ecart
 from tarot_analysis.cards import N_CARDS
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import N_SUIT_CARDS, ONE, ZERO, holds
-from tarot_analysis.engine.outcome import N_OUTCOME, REDEAL_NONE
+from tarot_analysis.engine.outcome import N_OUTCOME, O_REDEAL, REDEAL_NONE
 from tarot_analysis.engine.state import (
     CARD,
     ECART,
@@ -36,7 +36,6 @@ from tarot_analysis.engine.state import (
     N_M,
     N_PARTS,
     N_S,
-    O_REDEAL,
     OVER,
     S_ACTOR,
     S_BIDS,

@@ -22,6 +22,7 @@ from tarot_analysis.engine.encoding import (
     layout,
 )
 from tarot_analysis.engine.game import GameState, Observation
+from tarot_analysis.engine.outcome import O_DOG_HALF, O_ECART_HALF
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.rules import load_rules
 
@@ -206,7 +207,7 @@ def test_tricks_and_points_add_up_at_the_end() -> None:
         vector = encode(end, 0)
         assert vector[block(blocks, "tricks_won")].sum() == pytest.approx(1)
         # every card but the dog's (or the écart's) is in a pile: 91 points less those
-        dog = end.raw_outcome()[S.O_DOG_HALF] + end.raw_outcome()[S.O_ECART_HALF]
+        dog = end.raw_outcome()[O_DOG_HALF] + end.raw_outcome()[O_ECART_HALF]
         assert vector[block(blocks, "points")].sum() == pytest.approx((182 - dog) / 182)
         assert vector[block(blocks, "trick_number")] == 1
 

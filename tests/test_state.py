@@ -494,14 +494,14 @@ def test_a_biased_sampler_fails_the_uniformity_test() -> None:
     assert stats.chisquare(observed).pvalue < 1e-3
 
 
-def test_the_state_names_the_outcome_columns_in_their_order() -> None:
-    from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
+def test_the_outcome_offsets_name_the_columns_in_their_order() -> None:
+    from tarot_analysis.engine import outcome
 
-    for index, name in enumerate(OUTCOME_COLUMNS):
+    for index, name in enumerate(outcome.OUTCOME_COLUMNS):
         constant = {"attack_half_points": "ATTACK_HALF", "dog_half_points": "DOG_HALF",
                     "ecart_half_points": "ECART_HALF", "petit_wins_last_trick": "PETIT_WINS_LAST",
                     "chelem_announced": "CHELEM_ANNOUNCED"}.get(name, name.upper())  # fmt: skip
-        assert getattr(S, f"O_{constant}") == index, name
+        assert getattr(outcome, f"O_{constant}") == index, name
 
 
 def test_worlds_are_uniform_when_a_poignee_showed_only_its_count() -> None:

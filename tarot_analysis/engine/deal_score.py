@@ -26,8 +26,7 @@ import numpy.typing as npt
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
-from tarot_analysis.engine.outcome import REDEAL_NONE
-from tarot_analysis.engine.state import (
+from tarot_analysis.engine.outcome import (
     O_ATTACK_BOUTS,
     O_ATTACK_HALF,
     O_ATTACK_TRICKS,
@@ -41,6 +40,7 @@ from tarot_analysis.engine.state import (
     O_PETIT_WINS_LAST,
     O_REDEAL,
     O_TAKER,
+    REDEAL_NONE,
 )
 from tarot_analysis.rules import Rules
 

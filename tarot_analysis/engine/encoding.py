@@ -37,7 +37,7 @@ from tarot_analysis.engine import params as R
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.cardsets import EXCUSE, N_SUIT_CARDS, ONE, TRUMPS_HI, ZERO
 from tarot_analysis.engine.game import GameState
-from tarot_analysis.engine.outcome import REDEAL_NONE
+from tarot_analysis.engine.outcome import O_CONTRACT, O_REDEAL, O_TAKER, REDEAL_NONE
 from tarot_analysis.errors import TarotInputError, seat_number
 
 __all__ = [
@@ -155,7 +155,7 @@ def _tricks_seen(s: Any, kind: int) -> int:
     """Tricks finished and seen: those before the current one, every one once played out."""
     if kind == S.CARD:
         return s[S.S_TRICK]
-    if kind == S.OVER and s[S.S_DEALT_OVER] and s[S.S_OUT + S.O_REDEAL] == REDEAL_NONE:
+    if kind == S.OVER and s[S.S_DEALT_OVER] and s[S.S_OUT + O_REDEAL] == REDEAL_NONE:
         return s[S.S_TRICKS]
     return 0
 
@@ -193,11 +193,11 @@ def encode_into(m: Any, s: Any, p: Any, half: Any, seat: int, out: Any) -> int:
         out[at + ((k - seat) % players) * BID_CHOICES + bid + 2] = 1.0
     at += players * BID_CHOICES
     # taker and contract, once the auction is over
-    taker = s[S.S_OUT + S.O_TAKER]
+    taker = s[S.S_OUT + O_TAKER]
     if taker >= 0:
         out[at + (taker - seat) % players] = 1.0
     at += players
-    contract = s[S.S_OUT + S.O_CONTRACT]
+    contract = s[S.S_OUT + O_CONTRACT]
     if contract >= 0:
         out[at + contract] = 1.0
     at += S.MAX_CONTRACTS

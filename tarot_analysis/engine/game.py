@@ -28,7 +28,7 @@ import numpy.typing as npt
 from tarot_analysis import cards
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.forced import checked_forced, masks_of
-from tarot_analysis.engine.outcome import N_OUTCOME, REDEAL_NONE
+from tarot_analysis.engine.outcome import N_OUTCOME, O_CONTRACT, O_REDEAL, O_TAKER, REDEAL_NONE
 from tarot_analysis.engine.params import EngineRules, engine_rules
 from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
 from tarot_analysis.rules import Rules
@@ -315,7 +315,7 @@ class GameState:
         """Over, and played to the end rather than redealt."""
         if self.rules.tarocco is not None:
             return self.is_over
-        return self.is_over and int(self.s[S.S_OUT + S.O_REDEAL]) == REDEAL_NONE
+        return self.is_over and int(self.s[S.S_OUT + O_REDEAL]) == REDEAL_NONE
 
     # ---- what a seat may know -------------------------------------------------------------
 
@@ -334,8 +334,8 @@ class GameState:
         to_act = kind != S.OVER and int(s[S.S_ACTOR]) == seat
         mask = self.action_mask() if to_act else np.zeros(S.N_ACTIONS, dtype=np.bool_)
         tarocco = rules.tarocco is not None
-        taker = int(s[S.S_TAKER]) if (tarocco or int(s[S.S_OUT + S.O_TAKER]) >= 0) else -1
-        contract_index = int(s[S.S_OUT + S.O_CONTRACT])
+        taker = int(s[S.S_TAKER]) if (tarocco or int(s[S.S_OUT + O_TAKER]) >= 0) else -1
+        contract_index = int(s[S.S_OUT + O_CONTRACT])
         contract = rules.contracts[contract_index].name if contract_index >= 0 else None
         called = tuple(int(c) for c in (s[S.S_CALLED_1], s[S.S_CALLED_2]) if c >= 0)
         if kind == S.CALL:
@@ -406,7 +406,7 @@ class GameState:
         s = self.s
         if self.rules.tarocco is not None:
             return True
-        contract = int(s[S.S_OUT + S.O_CONTRACT])
+        contract = int(s[S.S_OUT + O_CONTRACT])
         if contract < 0 or int(s[S.S_KIND]) in (S.BID, S.CALL):
             return False
         return self.rules.contracts[contract].taker_takes_dog

@@ -9,7 +9,30 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["N_OUTCOME", "OUTCOME_COLUMNS", "REDEAL_ALL_PASSED", "REDEAL_NONE", "REDEAL_PETIT_SEC"]
+__all__ = [
+    "N_OUTCOME",
+    "OUTCOME_COLUMNS",
+    "O_ATTACK_BOUTS",
+    "O_ATTACK_HALF",
+    "O_ATTACK_TRICKS",
+    "O_CALLED_1",
+    "O_CALLED_2",
+    "O_CHELEM_ANNOUNCED",
+    "O_CONTRACT",
+    "O_DEFENCE_TRICKS",
+    "O_DOG_HALF",
+    "O_ECART_HALF",
+    "O_PARTNER_1",
+    "O_PARTNER_2",
+    "O_PETIT_AU_BOUT",
+    "O_PETIT_AU_BOUT_SEAT",
+    "O_PETIT_WINS_LAST",
+    "O_REDEAL",
+    "O_TAKER",
+    "REDEAL_ALL_PASSED",
+    "REDEAL_NONE",
+    "REDEAL_PETIT_SEC",
+]
 
 #: Why a deal was not played.
 REDEAL_NONE: Final = 0
@@ -40,3 +63,22 @@ OUTCOME_COLUMNS: Final = (
     "ecart_half_points",  # card points of the écart × 2 (0 when the dog was not taken)
 )
 N_OUTCOME: Final = len(OUTCOME_COLUMNS)
+
+#: Where each column sits in a raw outcome row (in the engine's state: at ``s[S_OUT + O_*]``).
+O_REDEAL: Final = 0
+O_TAKER: Final = 1
+O_CONTRACT: Final = 2
+O_CALLED_1: Final = 3
+O_CALLED_2: Final = 4
+O_PARTNER_1: Final = 5
+O_PARTNER_2: Final = 6
+O_ATTACK_HALF: Final = 7
+O_ATTACK_BOUTS: Final = 8
+O_ATTACK_TRICKS: Final = 9
+O_DEFENCE_TRICKS: Final = 10
+O_PETIT_AU_BOUT: Final = 11
+O_PETIT_AU_BOUT_SEAT: Final = 12
+O_PETIT_WINS_LAST: Final = 13
+O_CHELEM_ANNOUNCED: Final = 14
+O_DOG_HALF: Final = 15
+O_ECART_HALF: Final = 16

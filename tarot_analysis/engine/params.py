@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tarot_analysis import cards
+from tarot_analysis.engine.deal_score import N_SCORING, scoring_params
 from tarot_analysis.rules import Rules
 
 PLAYERS: Final = 0
@@ -142,7 +143,5 @@ def engine_rules(rules: Rules) -> EngineRules:
         half[card] = round(2 * value)
     contract_dog = np.array([_DOG[c.dog] for c in rules.contracts], dtype=np.int64)
     p[CONTRACT_DOG : CONTRACT_DOG + len(contract_dog)] = contract_dog
-    from tarot_analysis.engine.deal_score import N_SCORING, scoring_params
-
     scoring = np.zeros(N_SCORING) if tarocco is not None else scoring_params(rules)
     return EngineRules(params=p, contract_dog=contract_dog, half_points=half, scoring=scoring)

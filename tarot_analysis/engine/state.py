@@ -64,6 +64,23 @@ from tarot_analysis.engine.core import (
 )
 from tarot_analysis.engine.outcome import (
     N_OUTCOME,
+    O_ATTACK_BOUTS,
+    O_ATTACK_HALF,
+    O_ATTACK_TRICKS,
+    O_CALLED_1,
+    O_CALLED_2,
+    O_CHELEM_ANNOUNCED,
+    O_CONTRACT,
+    O_DEFENCE_TRICKS,
+    O_DOG_HALF,
+    O_ECART_HALF,
+    O_PARTNER_1,
+    O_PARTNER_2,
+    O_PETIT_AU_BOUT,
+    O_PETIT_AU_BOUT_SEAT,
+    O_PETIT_WINS_LAST,
+    O_REDEAL,
+    O_TAKER,
     REDEAL_ALL_PASSED,
     REDEAL_NONE,
     REDEAL_PETIT_SEC,
@@ -92,25 +109,6 @@ SHOW_0: Final = BID_0 + MAX_CONTRACTS
 NO_CHELEM: Final = SHOW_0 + 4
 ANNOUNCE_CHELEM: Final = NO_CHELEM + 1
 N_ACTIONS: Final = ANNOUNCE_CHELEM + 1
-
-# ---- Raw outcome columns (OUTCOME_COLUMNS), as offsets in s[S_OUT:] -----------------------
-O_REDEAL: Final = 0
-O_TAKER: Final = 1
-O_CONTRACT: Final = 2
-O_CALLED_1: Final = 3
-O_CALLED_2: Final = 4
-O_PARTNER_1: Final = 5
-O_PARTNER_2: Final = 6
-O_ATTACK_HALF: Final = 7
-O_ATTACK_BOUTS: Final = 8
-O_ATTACK_TRICKS: Final = 9
-O_DEFENCE_TRICKS: Final = 10
-O_PETIT_AU_BOUT: Final = 11
-O_PETIT_AU_BOUT_SEAT: Final = 12
-O_PETIT_WINS_LAST: Final = 13
-O_CHELEM_ANNOUNCED: Final = 14
-O_DOG_HALF: Final = 15
-O_ECART_HALF: Final = 16
 
 # ---- The public view every seat may see while playing (s[S_VIEW:]) -------------------------
 V_TRICK: Final = 0  # number of the trick being played, from 0
