@@ -280,6 +280,7 @@ def compare_variants(
     """
     from tarot_analysis.progress import COMPARING
     from tarot_analysis.progress import bar as progress_bar
+    from tarot_analysis.stats import normal_quantile
 
     if compare_bots:
         variants = _bot_variants(rules_list, deals, compare_bots, mode, confidence)
@@ -289,7 +290,7 @@ def compare_variants(
         one = isinstance(bots, str) or is_python_bot(bots)
         seated = (bots,) if one else tuple(bots)
     bot_names = tuple(bot if isinstance(bot, str) else bot_name(bot) for bot in seated)
-    z = _z(confidence)
+    z = normal_quantile(confidence)
     summary_rows: list[dict[str, Any]] = []
     difference_rows: list[dict[str, Any]] = []
     baseline: dict[tuple[str, str], _PerDeal] = {}
@@ -329,14 +330,6 @@ def compare_variants(
     )  # fmt: skip
 
 
-def _z(confidence: float) -> float:
-    from scipy import stats as scipy_stats
-
-    if not 0.0 < confidence < 1.0:
-        raise TarotInputError(f"confidence must be strictly between 0 and 1, got {confidence}")
-    return float(scipy_stats.norm.ppf(0.5 + confidence / 2.0))
-
-
 def _variants(
     rules_list: Sequence[Rules],
     deals: int,
@@ -345,6 +338,8 @@ def _variants(
     confidence: float,
 ) -> list[Variant]:
     """Label the variants and decide which are paired with the first and which are played."""
+    from tarot_analysis.stats import normal_quantile
+
     if len(rules_list) < 2:
         names = ", ".join(rules.name for rules in rules_list) or "none"
         raise TarotInputError(
@@ -355,7 +350,7 @@ def _variants(
         raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
     if mode not in MODES:
         raise TarotInputError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
-    _z(confidence)
+    normal_quantile(confidence)  # a confidence outside (0, 1) stops here
     seen: dict[str, int] = {}
     variants: list[Variant] = []
     for rules in rules_list:

@@ -25,6 +25,7 @@ __all__ = [
     "GofResult",
     "binomial_test_p",
     "chi_square_gof",
+    "normal_quantile",
     "rate_table",
     "wilson_interval",
     "z_score",
@@ -38,7 +39,12 @@ PROBABILITY_SUM_TOLERANCE = 1e-9
 Z_95 = 1.959963984540054
 
 
-def _normal_quantile(confidence: float) -> float:
+def normal_quantile(confidence: float) -> float:
+    """The two-sided normal quantile of a ``confidence`` interval (:data:`Z_95` at 0.95).
+
+    >>> round(normal_quantile(0.95), 4), round(normal_quantile(0.5), 4)
+    (1.96, 0.6745)
+    """
     if not 0.0 < confidence < 1.0:
         raise TarotInputError(f"confidence must be strictly between 0 and 1, got {confidence}")
     return float(scipy_stats.norm.ppf(0.5 + confidence / 2.0))
@@ -57,7 +63,7 @@ def wilson_interval(
     >>> print(round(float(low), 4), round(float(high), 4))
     0.2366 0.7634
     """
-    z = _normal_quantile(confidence)
+    z = normal_quantile(confidence)
     k = np.asarray(successes, dtype=np.float64)
     trials = np.asarray(n, dtype=np.float64)
     if np.any(trials < 0) or np.any(k < 0) or np.any(k > trials):

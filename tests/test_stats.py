@@ -12,9 +12,11 @@ from scipy.stats import norm
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.exact import hand_distribution
 from tarot_analysis.stats import (
+    Z_95,
     GofResult,
     binomial_test_p,
     chi_square_gof,
+    normal_quantile,
     rate_table,
     wilson_interval,
     z_score,
@@ -85,6 +87,14 @@ def test_wilson_refuses_impossible_counts(successes: int, n: int, confidence: fl
 def test_wilson_refuses_a_confidence_outside_zero_one() -> None:
     with pytest.raises(TarotInputError, match="confidence"):
         wilson_interval(1, 10, confidence=1.0)
+
+
+def test_the_95_quantile_is_the_normal_quantile_at_95() -> None:
+    assert normal_quantile(0.95) == Z_95
+    assert normal_quantile(0.99) == pytest.approx(norm.ppf(0.995))
+    for outside in (0.0, 1.0, -0.5):
+        with pytest.raises(TarotInputError, match="confidence"):
+            normal_quantile(outside)
 
 
 def test_rate_table_with_exact_values() -> None:
