@@ -36,7 +36,7 @@ from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError, seat_number
 from tarot_analysis.play import Bots, PlayResult, play
 from tarot_analysis.rules import Rules
-from tarot_analysis.stats import wilson_interval
+from tarot_analysis.stats import normal_quantile, wilson_interval
 
 __all__ = ["ContractOutcomes", "paired_choice", "play_every_contract", "play_passing"]
 
@@ -62,6 +62,7 @@ class ContractOutcomes:
     def summary(self, confidence: float = 0.95) -> pd.DataFrame:
         """Per contract: n, made, success rate with its Wilson interval, the taker's mean score
         with a normal interval, and quartiles of the attack's points."""
+        z = normal_quantile(confidence)
         rows = []
         for contract in self.rules.contracts:
             chosen = self.played()[self.played()["contract"] == contract.name]
@@ -70,7 +71,7 @@ class ContractOutcomes:
             low, high = wilson_interval(made, n, confidence)
             score = chosen["taker_score"].to_numpy(dtype=float)
             mean = float(score.mean()) if n else float("nan")
-            half = 1.96 * float(score.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
+            half = z * float(score.std(ddof=1)) / np.sqrt(n) if n > 1 else float("nan")
             points = chosen["attack_points"]
             rows.append(
                 {

@@ -1075,7 +1075,7 @@ def _losses(y: np.ndarray, p: np.ndarray) -> dict[str, np.ndarray]:
 
 def _mean_interval(values: np.ndarray) -> dict[str, float]:
     mean = float(values.mean())
-    half = 1.96 * float(values.std(ddof=1)) / np.sqrt(len(values))
+    half = Z_95 * float(values.std(ddof=1)) / np.sqrt(len(values))
     return {"value": mean, "ci_low": mean - half, "ci_high": mean + half}
 
 

@@ -94,7 +94,7 @@ from tarot_analysis.play import Bots, Seating, _bot_rng, python_threads, seat_bo
 from tarot_analysis.python_bots import play_python
 from tarot_analysis.rules import Rules, Tarocco
 from tarot_analysis.simulate import map_chunks, run_metadata
-from tarot_analysis.stats import wilson_interval
+from tarot_analysis.stats import Z_95, wilson_interval
 from tarot_analysis.table import play_tarocco
 
 __all__ = [
@@ -266,7 +266,7 @@ class TaroccoResult:
         others = (totals.sum(axis=1) - dealer_total) / (players - 1)
         advantage = dealer_total - others
         spread = float(advantage.std(ddof=1)) if n > 1 else float("nan")
-        half_width = 1.96 * spread / np.sqrt(n) if n > 1 else float("nan")
+        half_width = Z_95 * spread / np.sqrt(n) if n > 1 else float("nan")
 
         def rate(count: int, of: int) -> dict[str, float | int]:
             low, high = wilson_interval(count, of)

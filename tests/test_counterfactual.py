@@ -9,6 +9,7 @@ from tarot_analysis.counterfactual import play_every_contract
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.play import play
 from tarot_analysis.rules import load_rules
+from tarot_analysis.stats import normal_quantile
 
 HAND = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
 
@@ -46,6 +47,15 @@ def test_a_strong_hand_makes_more_often_with_the_dog() -> None:
         summary["rate"] <= summary["ci_high"]
     ).all()
     assert (summary["n"] == 4_000).all()
+
+
+def test_the_score_interval_follows_the_confidence_asked() -> None:
+    outcomes = play_every_contract(load_rules("fft-4"), 500, seed=1)
+    wide, narrow = outcomes.summary(), outcomes.summary(confidence=0.5)
+    half = (wide["score_ci_high"] - wide["score_ci_low"]) / 2
+    narrow_half = (narrow["score_ci_high"] - narrow["score_ci_low"]) / 2
+    ratio = normal_quantile(0.5) / normal_quantile(0.95)
+    assert (narrow_half / half).to_numpy() == pytest.approx(ratio)
 
 
 def test_five_players_keep_one_call_for_every_contract() -> None:
