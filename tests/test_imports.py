@@ -168,6 +168,22 @@ def strongly_connected(graph: Mapping[str, Mapping[str, int]]) -> list[set[str]]
     return groups
 
 
+def chains(graph: Mapping[str, Mapping[str, int]], start: str) -> dict[str, list[str]]:
+    """Every module that ``start`` imports, directly or not, with the shortest chain to it."""
+    found = {start: [start]}
+    frontier = [start]
+    while frontier:
+        following = []
+        for module in frontier:
+            for target in sorted(graph.get(module, {})):
+                if target not in found:
+                    found[target] = [*found[module], target]
+                    following.append(target)
+        frontier = following
+    del found[start]
+    return found
+
+
 def describe(graph: Mapping[str, Mapping[str, int]], circle: list[str]) -> str:
     """A circle as its imports, each with its file and line."""
     steps = [f"{a} imports {b} ({path_of(a)}:{graph[a][b]})" for a, b in itertools.pairwise(circle)]
@@ -212,6 +228,18 @@ def test_no_module_imports_itself_back_in_a_circle() -> None:
 def test_the_engine_knows_no_bot_and_no_table() -> None:
     found = offending(GRAPH, [ENGINE], [BOTS, *ABOVE_THE_BOTS])
     assert not found, "the engine imports what sits above it:\n" + "\n".join(found)
+
+
+def test_no_chain_of_imports_leads_from_the_engine_to_a_bot_or_the_table() -> None:
+    # the engine may reach other modules through the dealer, say, but never a bot that way
+    found = [
+        " -> ".join(path)
+        for module in sorted(GRAPH)
+        if in_group(module, [ENGINE])
+        for reached, path in sorted(chains(GRAPH, module).items())
+        if in_group(reached, [BOTS, *THE_TABLE])
+    ]
+    assert not found, "the engine leads to a bot or the table:\n" + "\n".join(found)
 
 
 def test_the_bots_know_the_engine_not_the_table() -> None:

@@ -3,7 +3,6 @@ observations, bots written in Python at the table, and the worlds of a search bo
 
 from __future__ import annotations
 
-import ast
 import itertools
 import json
 import subprocess
@@ -311,22 +310,7 @@ def test_python_bots_refuse_a_cluster() -> None:
 
 
 def test_no_module_of_the_engine_imports_a_bot() -> None:
-    engine = ROOT / "tarot_analysis" / "engine"
-    for path in engine.glob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        for node in ast.walk(tree):
-            names = []
-            if isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
-            for name in names:
-                assert not name.startswith(("tarot_analysis.bots", "tarot_analysis.table")), (
-                    path.name, name,
-                )  # fmt: skip
-                assert not name.startswith(("tarot_analysis.play", "tarot_analysis.python_bots")), (
-                    path.name, name,
-                )  # fmt: skip
+    # The imports as written, inside functions too: tests/test_imports.py. Here, as run.
     code = (
         "import sys, importlib, pkgutil, tarot_analysis.engine as e\n"
         "for m in pkgutil.iter_modules(e.__path__):\n"
