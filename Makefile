@@ -6,7 +6,7 @@ DEALS ?= 1000000
 SEED ?= 1
 BOTS ?= heuristic
 
-.PHONY: setup browser run hands notebooks test lint bench clean
+.PHONY: setup browser run hands notebooks test test-fast lint bench clean
 
 setup: $(VENV)/.installed
 
@@ -72,6 +72,11 @@ lint: setup
 
 test: lint browser
 	$(BIN)/pytest -n 2
+
+# The suite without the tests marked slow (pyproject.toml), for the edit-and-test loop: under
+# two minutes on two cores once the compiled code is cached (CONTRIBUTING.md). No lint.
+test-fast: setup
+	$(BIN)/pytest -n 2 -m "not slow"
 
 bench: setup
 	$(BIN)/python benchmarks/bench_deal.py

@@ -83,6 +83,7 @@ def test_hands_json_is_reproducible_from_its_seed(capsys: pytest.CaptureFixture[
     assert counts != {label: row["count"] for label, row in other["trumps"].items()}
 
 
+@pytest.mark.slow
 def test_hands_out_saves_every_hand_and_dog_with_the_run_metadata(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
@@ -251,6 +252,7 @@ def command(*argv: str) -> subprocess.CompletedProcess[str]:
     )  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_command_exits_cleanly_end_to_end() -> None:
     done = command("hands", "--rules", "fft-3", "--deals", "1000", "--json")
     assert done.returncode == 0, done.stderr

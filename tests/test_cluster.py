@@ -24,6 +24,9 @@ from tarot_analysis.errors import TarotInputError
 from tarot_analysis.hand_stats import run_hands
 from tarot_analysis.rules import load_rules
 
+# Every test starts a Dask cluster, or a command that does: seconds each.
+pytestmark = pytest.mark.slow
+
 
 def test_a_two_worker_cluster_gives_the_tables_of_local_threads() -> None:
     rules = load_rules("fft-5")

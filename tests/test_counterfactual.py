@@ -39,6 +39,7 @@ def test_each_use_of_the_dog_is_played_on_the_same_deals() -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_strong_hand_makes_more_often_with_the_dog() -> None:
     rules = load_rules("fft-4")
     summary = play_every_contract(rules, 4_000, seed=2, hand=HAND).summary()
@@ -58,6 +59,7 @@ def test_the_score_interval_follows_the_confidence_asked() -> None:
     assert (narrow_half / half).to_numpy() == pytest.approx(ratio)
 
 
+@pytest.mark.slow
 def test_five_players_keep_one_call_for_every_contract() -> None:
     rules = load_rules("fft-5")
     outcomes = play_every_contract(rules, 1_500, seed=6)

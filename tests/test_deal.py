@@ -203,6 +203,7 @@ def _stats_of(masks: np.ndarray, rules: Rules) -> HandStats:
     return HandStats(rules, counts, seed, masks.shape[0], run_metadata(rules, seed, 1, 0))
 
 
+@pytest.mark.slow
 def test_a_biased_dealer_fails_the_uniformity_checks() -> None:
     rules = load_rules("fft-4")
     plan = make_plan(rules)

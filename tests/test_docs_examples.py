@@ -7,6 +7,8 @@ import io
 import re
 from pathlib import Path
 
+import pytest
+
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
@@ -18,6 +20,7 @@ def example(page: str, name: str) -> str:
     return found.group(1)
 
 
+@pytest.mark.slow
 def test_the_python_bot_of_the_engine_docs_runs() -> None:
     code = example("engine.md", "python-bot")
     assert len(code.split("class LowCards")[1].split("\n\n\n")[0].splitlines()) <= 20

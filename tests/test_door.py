@@ -43,6 +43,7 @@ def deals(rules: Rules, count: int) -> list[GameState]:
 
 
 @pytest.mark.parametrize("name", ["random", "heuristic", "heuristic:-2/1/0/0", "pimc:2"])
+@pytest.mark.slow
 def test_the_door_answers_every_decision_with_a_legal_action(name: str) -> None:
     seen = set()
     for preset in PRESETS:

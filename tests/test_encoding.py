@@ -28,6 +28,8 @@ from tarot_analysis.rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAK_PRESETS = ["fft-3", "fft-4", "fft-5", "legacy-4", "six-king-queen"]
+#: Those whose worlds take seconds to compare (`make test-fast` leaves them out).
+SLOW_TO_LEAK = ("fft-5", "six-king-queen")
 KINDS = ("bid", "call", "ecart", "poignee", "chelem", "card")
 
 
@@ -71,7 +73,13 @@ def deals_with_every_kind(preset: str) -> list[list[GameState]]:
     raise AssertionError(f"{preset}: no deal took {kinds_of_rules - seen}")
 
 
-@pytest.mark.parametrize("preset", LEAK_PRESETS)
+@pytest.mark.parametrize(
+    "preset",
+    [
+        pytest.param(preset, marks=pytest.mark.slow if preset in SLOW_TO_LEAK else ())
+        for preset in LEAK_PRESETS
+    ],
+)
 def test_a_seat_encodes_the_same_on_every_world_it_cannot_tell_apart(preset: str) -> None:
     players = load_rules(preset).players
     kinds_checked: set[str] = set()
@@ -167,6 +175,7 @@ def reference(seen: Observation, preset: str) -> dict[str, np.ndarray]:
 
 
 @pytest.mark.parametrize("preset", LEAK_PRESETS)
+@pytest.mark.slow
 def test_the_blocks_hold_what_the_observation_says(preset: str) -> None:
     players = load_rules(preset).players
     blocks = layout(players)

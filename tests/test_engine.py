@@ -195,10 +195,12 @@ LEARNED_PRESETS = sorted(path.stem for path in SHIPPED.glob("*.npz"))
 @pytest.mark.parametrize(
     ("name", "bot"),
     [
-        (name, bot)
+        # the search bot, and five or six players, referee slowly: `make test-fast` leaves them
+        pytest.param(name, bot, marks=pytest.mark.slow if slow else ())
         for bot in sorted(BOTS)
         for name in FRENCH_PRESETS
         if bot != "learned" or name in LEARNED_PRESETS
+        for slow in [bot == "pimc" or load_rules(name).players >= 5]
     ],
 )
 def test_every_preset_played_by_the_rules(name: str, bot: str) -> None:

@@ -90,6 +90,7 @@ def test_the_loss_of_the_published_thresholds_is_summarised_deal_by_deal(data) -
     assert row["loss_ci_half_width"] > 2 * too_narrow
 
 
+@pytest.mark.slow
 def test_the_fitted_model_is_compared_on_held_out_deals(data) -> None:  # type: ignore[no-untyped-def]
     result = compare_evaluators(data, "garde")
     assert result["n_train"] + result["n_test"] == len(data.played())
@@ -121,6 +122,7 @@ def test_logistic_fit_recovers_known_coefficients() -> None:
     assert abs(auc(np.array([0, 0, 1, 1]), np.array([0.1, 0.4, 0.35, 0.8])) - 0.75) < 1e-12
 
 
+@pytest.mark.slow
 def test_guidance_command_writes_tables_and_summarises(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -163,6 +165,7 @@ def test_guidance_command_writes_tables_and_summarises(
     assert again["best_by_chavey"] == out["best_by_chavey"]
 
 
+@pytest.mark.slow
 def test_counts_instead_of_rows_give_the_same_tables(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -453,6 +456,7 @@ def test_a_run_of_enough_deals_fits(data) -> None:  # type: ignore[no-untyped-de
     assert data.played_deals >= MIN_FIT_DEALS and can_fit(data)
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_guidance_run_keeping_its_finished_chunks(tmp_path: Path) -> None:
     """SIGINT once chunks are being played: the command ends at once, exit 130, with one line
     that names the folder of the chunks kept, without waiting for the chunks under way."""

@@ -19,6 +19,7 @@ from typing import Any
 
 import jupytext
 import nbformat
+import pytest
 
 ROOT = Path(__file__).parent.parent
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.py"))
@@ -139,6 +140,7 @@ def test_every_chart_title_names_rules_bots_and_deals() -> None:
             )
 
 
+@pytest.mark.slow
 def test_readme_command_executes_every_notebook(tmp_path: Path) -> None:
     out, data = tmp_path / "notebooks", tmp_path / "data"
     command = readme_command()

@@ -63,7 +63,13 @@ def same(a: Observation, b: Observation) -> bool:
     return True
 
 
-@pytest.mark.parametrize("name", PRESETS)
+@pytest.mark.parametrize(
+    "name",
+    [  # six players draw their worlds slowly
+        pytest.param(name, marks=pytest.mark.slow if load_rules(name).players == 6 else ())
+        for name in PRESETS
+    ],
+)
 def test_every_world_agrees_with_what_the_seat_knows(name: str) -> None:
     checked = 0
     for k, state in enumerate(card_states(name, 25, seed=5)):
@@ -142,6 +148,7 @@ def test_bids_calls_and_poignees_are_legal_actions() -> None:
     assert {"bid", "call"} <= seen
 
 
+@pytest.mark.slow
 def test_same_seed_same_games_on_one_or_two_threads() -> None:
     rules = load_rules("fft-4")
     bots = ["pimc:4", "heuristic", "random", "pimc:6"]
@@ -153,6 +160,7 @@ def test_same_seed_same_games_on_one_or_two_threads() -> None:
     assert not np.array_equal(one.tricks, other.tricks)
 
 
+@pytest.mark.slow
 def test_pimc_beats_the_heuristic_in_duplicate() -> None:
     result = duplicate("fft-4", 200, "pimc:8", "heuristic", seed=2, threads=2)
     assert result.ci_low > 0

@@ -234,6 +234,7 @@ def test_petit_sec_by_preset(hands: dict[str, HandStats]) -> None:
 # --- Bidding guidance ------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_success_by_score_one_line_and_band_per_contract(guidance: dict[str, Any]) -> None:
     table = guidance["by_chavey"]
     fig = plots.success_by_score(table, min_n=100)

@@ -225,6 +225,7 @@ def test_play_says_playing(capsys: pytest.CaptureFixture[str]) -> None:
     assert "playing · fft-4:" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_guidance_names_every_phase(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["guidance", "--deals", "12000", "--chunk-size", "3000", "--bots", "random",
             "--data", str(tmp_path / "run"), "--tables", str(tmp_path / "tables")]  # fmt: skip
@@ -254,6 +255,7 @@ def test_compare_names_its_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 @pytest.mark.parametrize("quiet", ["--no-progress", "--json"])
+@pytest.mark.slow
 def test_no_progress_prints_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], quiet: str
 ) -> None:

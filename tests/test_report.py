@@ -22,6 +22,9 @@ from tarot_analysis import __version__, report
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.report import add_parser, build_report, run_command
 
+# The report is built and printed once per module, then read by each test: tens of seconds.
+pytestmark = pytest.mark.slow
+
 DEALS = 20_000
 SEED = 1
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

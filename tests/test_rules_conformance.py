@@ -170,6 +170,7 @@ def test_the_legacy_five_deal_of_the_audit_gives_the_taker_the_poignee() -> None
     assert "The poignée is the taker's alone" in describe(result, 3)
 
 
+@pytest.mark.slow
 def test_the_referee_catches_a_poignee_shared_with_the_partner() -> None:
     rules = load_rules("legacy-5")
     result = play(rules, 3_000, bots="heuristic", seed=17, keep_tricks=True)

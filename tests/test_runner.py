@@ -56,6 +56,7 @@ def run_worker(folder: Path, dies_at: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen([sys.executable, "-c", WORKER, str(folder), str(dies_at)])
 
 
+@pytest.mark.slow
 def test_a_killed_run_keeps_its_chunks_and_resumes_to_the_same_result(tmp_path: Path) -> None:
     whole = tmp_path / "whole"
     assert run_worker(whole, NEVER).wait() == 0

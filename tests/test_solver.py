@@ -170,6 +170,7 @@ def assert_solved_as_minimax(
 
 
 @pytest.mark.parametrize("preset", FRENCH_PRESETS)
+@pytest.mark.slow
 def test_solver_agrees_with_minimax_on_random_endgames(preset: str) -> None:
     rules = load_rules(preset)
     rng = random.Random(f"solver {preset}")
@@ -589,6 +590,7 @@ def test_the_solve_command_stops_at_its_budget_with_the_interval(
     assert "--time-limit: expected a positive number of seconds" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_solve_command_with_the_interval_proved() -> None:
     """The whole hands of fft-4 take minutes to solve: SIGINT once the progress line shows
     ends the command at once, exit 130, one line with the interval proved so far."""

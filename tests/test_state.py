@@ -286,6 +286,7 @@ def test_a_python_bot_plays_a_duplicate_match() -> None:
     assert result.n == 60 and np.isfinite(result.ci_low)
 
 
+@pytest.mark.slow
 def test_every_runner_takes_a_python_bot(tmp_path: Path) -> None:
     rules = load_rules("fft-4")
     bots = [FirstLegal(), "heuristic", "heuristic", "heuristic"]
@@ -413,7 +414,9 @@ def sampled_worlds(state: GameState, seat: int, count: int) -> Counter[tuple[int
 @pytest.mark.parametrize(
     ("preset", "tricks_done", "seed", "as_taker"),
     [("fft-4", 16, 3, True), ("fft-4", 17, 8, False), ("fft-3", 21, 2, True),
-     ("fft-5", 14, 4, False), ("six-king-queen", 11, 6, False), ("tarocco", 22, 5, False)],
+     ("fft-5", 14, 4, False),
+     pytest.param("six-king-queen", 11, 6, False, marks=pytest.mark.slow),
+     pytest.param("tarocco", 22, 5, False, marks=pytest.mark.slow)],
 )  # fmt: skip
 def test_worlds_are_uniform_among_the_consistent_deals(
     preset: str, tricks_done: int, seed: int, as_taker: bool
@@ -488,6 +491,7 @@ def test_the_outcome_offsets_name_the_columns_in_their_order() -> None:
         assert getattr(outcome, f"O_{constant}") == index, name
 
 
+@pytest.mark.slow
 def test_worlds_are_uniform_when_a_poignee_showed_only_its_count() -> None:
     # legacy-4: the taker showed 11 trumps with the Excuse, the 21 and the 3; with one card
     # left each, its last card may be a hidden trump between them, or not, as the count says.
@@ -633,6 +637,7 @@ def test_no_world_holds_a_petit_sec_and_the_others_stay_uniform() -> None:
 # --------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_out_of_range_input_raises_tarot_input_error_never_crashes() -> None:
     """Every call of tests/out_of_range_calls.py, in a child process: compiled code reading
     out of its arrays would kill it (a segmentation fault), which fails this test instead of

@@ -154,6 +154,7 @@ def test_the_command_stores_and_counts_its_lessons(
     assert len(said) == 1 and "worlds" in said[0]
 
 
+@pytest.mark.slow
 def test_a_network_trained_on_lessons_takes_a_seat(
     lessons: dict[str, Path], tmp_path: Path
 ) -> None:

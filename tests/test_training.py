@@ -169,6 +169,7 @@ def test_the_interval_by_deal_is_students_on_deal_means_when_deals_are_alike() -
     assert found["deals"] == 30
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_weights(decisions: Decisions) -> None:
     first = train(decisions, hidden=(16,), epochs=2, seed=5)
     second = train(decisions, hidden=(16,), epochs=2, seed=5)
@@ -194,6 +195,7 @@ def test_the_report_is_in_range(decisions: Decisions) -> None:
     json.dumps(report, allow_nan=False)  # the model file keeps it
 
 
+@pytest.mark.slow
 def test_a_trained_network_takes_the_teachers_action_more_than_an_untrained_one(
     decisions: Decisions,
 ) -> None:
@@ -229,6 +231,7 @@ def test_training_without_the_extra_says_how_to_install_it(
         train(decisions, epochs=1)
 
 
+@pytest.mark.slow
 def test_the_train_command_writes_a_model_and_prints_its_report(
     folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
