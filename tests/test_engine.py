@@ -195,7 +195,8 @@ LEARNED_PRESETS = sorted(path.stem for path in SHIPPED.glob("*.npz"))
 @pytest.mark.parametrize(
     ("name", "bot"),
     [
-        # the search bot, and five or six players, referee slowly: `make test-fast` leaves them
+        # the search bot, and five or six players, are refereed slowly: `make test-fast`
+        # leaves them out
         pytest.param(name, bot, marks=pytest.mark.slow if slow else ())
         for bot in sorted(BOTS)
         for name in FRENCH_PRESETS
