@@ -21,7 +21,7 @@ import pytest
 from tarot_analysis import __version__, report
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.report import add_parser, build_report, run_command
-from tarot_analysis.report.html import percent
+from tarot_analysis.report.html import threshold
 
 DEALS = 20_000
 SEED = 1
@@ -506,7 +506,7 @@ def test_a_loss_too_small_to_measure_is_said_so() -> None:
 def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     built: Built, tmp_path: Path
 ) -> None:
-    from tarot_analysis.guidance import run_guidance
+    from tarot_analysis.guidance import run_guidance, thresholds
     from tarot_analysis.rules import load_rules
     from tarot_analysis.runner import read_dataset
 
@@ -519,7 +519,7 @@ def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
     assert "table-stronger-play" not in read_report(path.read_text(encoding="utf-8")).tables
     other = data / "guidance-fft-4-heuristic-seed1-2000"
-    run_guidance(rules, 2_000, other, bots="heuristic", seed=SEED, chunk_size=50_000)
+    stronger = run_guidance(rules, 2_000, other, bots="heuristic", seed=SEED, chunk_size=50_000)
     path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
     table = read_report(path.read_text(encoding="utf-8")).tables["table-stronger-play"]
     assert table.header[-1] == "Garde, heuristic − random"
@@ -538,7 +538,9 @@ def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     assert [row[0] for row in ladder.rows] == ["random", "heuristic"]
     played = theirs[~theirs["redeal"] & (theirs["bid_before"] < 0)]
     assert ladder.rows[1][1] == f"{len(played):,}"
-    assert ladder.rows[1][-2].startswith(percent(played["made_garde"].mean()))
+    garde = thresholds(stronger).loc[("chavey", "garde")]
+    fitted = [threshold(garde[k]) for k in ("fitted", "ci_low", "ci_high")]
+    assert ladder.rows[1][3] == f"{fitted[0]} ({fitted[1]}–{fitted[2]})"
     bands = tables["table-ladder-bands"]
     assert bands.header == ["Chavey count", "random", "heuristic"]
     assert [row[0] for row in bands.rows][:2] == ["below 40", "40–55"]

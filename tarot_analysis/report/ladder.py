@@ -33,7 +33,6 @@ from tarot_analysis.report.html import (
     bots_label,
     count,
     label,
-    mean_with_interval,
     percent,
     percent_interval,
     threshold,
@@ -70,7 +69,6 @@ class GuidanceRung:
     thresholds: dict[Any, Any]  # by contract: fitted, ci_low, ci_high (Chavey's)
     by_band: dict[Any, Any]  # by band of Chavey count, in order: n, best, runner_up,
     # difference, difference_ci_low, difference_ci_high, tie
-    garde: dict[str, float]  # seat 0's Garde: rate, ci_low, ci_high, mean, half
 
 
 @dataclass(frozen=True)
@@ -98,16 +96,22 @@ def _runs(data_dir: Path, pattern: str) -> dict[str, tuple[int, Path]]:
 
 
 def guidance_rungs(
-    data_dir: str | os.PathLike[str], rules_name: str, seed: int, published: Sequence[float]
+    data_dir: str | os.PathLike[str],
+    rules_name: str,
+    seed: int,
+    published: Sequence[float],
+    ours: tuple[Path, Any] | None = None,
 ) -> list[GuidanceRung]:
     """The finished guidance runs of seat 0 for ``rules_name`` and ``seed`` in ``data_dir``,
-    the largest of each table of bots, up the ladder; bands cut at ``published``."""
+    the largest of each table of bots, up the ladder; bands cut at ``published``. ``ours``:
+    a run already read (its folder and data), not read again."""
     from tarot_analysis.guidance import MIN_FIT_DEALS
 
     pattern = rf"guidance-{re.escape(rules_name)}-(?P<bots>.+)-seed{seed}-(?P<deals>\d+)"
     out = []
     for bots, (_, folder) in _runs(Path(data_dir), pattern).items():
-        data = _finished(folder)
+        same = ours is not None and folder.resolve() == ours[0].resolve()
+        data = ours[1] if same and ours is not None else _finished(folder)
         if data is None or data.played_deals < MIN_FIT_DEALS:
             continue
         out.append(_guidance_rung(bots, folder, data, published))
@@ -140,7 +144,7 @@ def _finished(folder: Path) -> Any:
 
 
 def _guidance_rung(bots: str, folder: Path, data: Any, published: Sequence[float]) -> GuidanceRung:
-    from tarot_analysis.guidance import SCORE_UNIT, _grouping, _half_width, _rate_rows, thresholds
+    from tarot_analysis.guidance import _grouping, _rate_rows, thresholds
 
     fitted = _rows(thresholds(data), "chavey")
     counts = _grouping(data, "chavey").reset_index()
@@ -153,18 +157,7 @@ def _guidance_rung(bots: str, folder: Path, data: Any, published: Sequence[float
     summed = counts.groupby("band")[values].sum()
     summed = summed.iloc[np.argsort([order[str(b)] for b in summed.index])]
     by_band = _rate_rows(summed, data.contracts).to_dict("index")
-    total = counts[values].sum()
-    n = float(total["n"])
-    made = float(total[f"made_{GARDE}"])
-    low, high = wilson_interval(np.array([made]), np.array([n]))
-    sums = np.array([float(total[f"twelfths_{GARDE}"])])
-    squares = np.array([float(total[f"twelfths_sq_{GARDE}"])])
-    garde = {
-        "rate": made / n, "ci_low": float(low[0]), "ci_high": float(high[0]),
-        "mean": float(sums[0]) / SCORE_UNIT / n,
-        "half": float(_half_width(sums, squares, np.array([n]))[0]),
-    }  # fmt: skip
-    return GuidanceRung(bots, folder, int(n), fitted, by_band, garde)
+    return GuidanceRung(bots, folder, data.played_deals, fitted, by_band)
 
 
 def auction_rungs(
@@ -197,7 +190,7 @@ def _rows(table: pd.DataFrame, first: str) -> dict[Any, Any]:
 
 
 def _rate(rate: float, low: float, high: float) -> str:
-    return f"{percent(rate)} {percent_interval(low, high)}"
+    return f"{percent(rate)} ({percent_interval(low, high)})"
 
 
 def _interval_text(fitted: float, low: float, high: float) -> str:
@@ -212,23 +205,17 @@ def _thresholds_table(rungs: list[GuidanceRung], context: Context) -> Table:
         for name in contracts:
             row = r.thresholds[name]
             cells.append(_interval_text(row["fitted"], row["ci_low"], row["ci_high"]))
-        g = r.garde
-        cells += [
-            _rate(g["rate"], g["ci_low"], g["ci_high"]),
-            mean_with_interval(g["mean"], g["half"]),
-        ]
         rows.append(cells)
     caption = context.caption(
-        "Up the ladder: the thresholds fitted and seat 0's Garde under each table of bots",
+        "Up the ladder: the thresholds fitted under each table of bots",
         mode="counterfactual (seat 0 takes, each deal played under every contract)",
         n="each run's own deals played, in its row",
-        interval="thresholds: 95% bootstrap intervals; the Garde's success: Wilson 95%; its "
-        "mean score: ± the 95% half-width over deals",
+        interval="95% bootstrap intervals (none: the contract is not bid at any count in some "
+        "replicates)",
         bots="the bots of each row at every seat",
     )  # fmt: skip
     header = [
         "bots", "deals played", *(f"{label(c)} from (95%)" for c in contracts),
-        "Garde made (95%)", "Garde's mean score",
     ]  # fmt: skip
     return Table("ladder-thresholds", caption, header, rows)
 
@@ -304,7 +291,8 @@ def section(guidance: Guidance, context: Context, data_dir: str | os.PathLike[st
     published = [
         float(row["published"]) for row in _rows(guidance.tables["thresholds"], "chavey").values()
     ]
-    found = guidance_rungs(data_dir, context.rules.name, context.seed, published)
+    read = (guidance.folder, guidance.data)
+    found = guidance_rungs(data_dir, context.rules.name, context.seed, published, read)
     auctions = auction_rungs(data_dir, context.rules.name, context.seed)
     ours = bots_label(context.bots)
     folder = Path(data_dir) / f"guidance-{context.rules.name}-pimc-seed{context.seed}-3000"
