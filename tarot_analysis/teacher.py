@@ -145,7 +145,8 @@ def lesson_chunk(rules: Rules, seed: int, worlds: int, chunk: int, first: int, n
     root = np.random.SeedSequence(seed, spawn_key=(chunk,))
     masks = deal(rules, n, seed=root, threads=1).masks
     rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 1)), 0, 1)[0]
-    ws = pimc.workspace(engine.params, engine.scoring, bot_rows([Bot("pimc", worlds=worlds)]))
+    searcher = bot_rows([Bot("pimc", worlds=worlds)])
+    ws = pimc.workspace(engine.params, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
     heuristic = bot_rows(["heuristic"] * rules.players)
     most = n * _rows_per_deal(rules)
     size = encoding.encoding_size(rules.players)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from tarot_analysis import cards
-from tarot_analysis.bots import B_WORLDS, PIMC, Bot, bot_rows, heuristic
+from tarot_analysis.bots import B_WORLDS, PIMC, Bot, heuristic, seat_rows
 from tarot_analysis.bots.door import workspace
 from tarot_analysis.bots.pimc import (
     ENDGAME_CARDS,
@@ -33,11 +33,11 @@ from duplicate import duplicate
 PRESETS = list_presets()
 
 
-def card_states(name: str, count: int, seed: int) -> list[GameState]:
-    """States at a card decision, part-way through deals played by heuristic bots."""
+def card_states(name: str, count: int, seed: int, bot: str = "heuristic") -> list[GameState]:
+    """States at a card decision, part-way through deals played by ``bot`` at every seat."""
     rules = load_rules(name)
     rng = np.random.default_rng(seed)
-    heuristic_seats = bot_rows(["heuristic"] * rules.players)
+    heuristic_seats, nets = seat_rows([bot] * rules.players, rules)
     nobody = np.zeros(rules.players, dtype=np.bool_)
     generator = np.array([7, 11, 13, 17], dtype=np.uint64)
     found: list[GameState] = []
@@ -47,7 +47,7 @@ def card_states(name: str, count: int, seed: int) -> list[GameState]:
         deal += 1
         steps = int(rng.integers(0, rules.players * rules.hand_size + 12))
         p, half = state.engine.params, state.engine.half_points
-        ws = workspace(p, state.engine.scoring, heuristic_seats, np.zeros(0, np.float32))
+        ws = workspace(p, state.engine.scoring, heuristic_seats, nets)
         advance(state.m, state.s, heuristic_seats, nobody, steps, p, half, generator, ws)
         if state.decision == "card":
             found.append(state)
@@ -113,6 +113,50 @@ def test_worlds_read_the_auction_as_the_heuristic_bids() -> None:
     assert fitting / worlds > 0.8
 
 
+def test_worlds_read_the_auction_as_the_learned_bot_bids() -> None:
+    """Worlds drawn by ``pimc:learned`` at a table of learned bots: bid again by learned bots,
+    most give the auction heard; drawn by plain ``pimc``, which reads the heuristic's
+    bidding, fewer do."""
+    rules = load_rules("fft-4")
+    rows, nets = seat_rows(["learned"] * 4, rules)
+    heard = {"pimc:learned": 0, "pimc": 0}
+    worlds = 0
+    for k, state in enumerate(card_states("fft-4", 60, seed=3, bot="learned")):
+        if int(state.s[S.S_BIDS]) == -2 or int(state.s[S.S_PASSER]) >= 0:
+            continue
+        worlds += 1
+        for name in heard:
+            world = sample_world(state, state.actor, seed=k, bot=name)
+            heard[name] += _auction_again(world, rows, nets) == _auction(state)
+    assert worlds >= 20
+    assert heard["pimc:learned"] / worlds > 0.8
+    assert heard["pimc"] < heard["pimc:learned"]
+
+
+def _auction(state: GameState) -> list[int]:
+    return [int(b) for b in state.s[S.S_BIDS : S.S_BIDS + state.rules.players]]
+
+
+def _auction_again(world: GameState, rows: np.ndarray, nets: np.ndarray) -> list[int]:
+    """The auction the bots ``rows`` bid on the deal the world was dealt."""
+    rules = world.rules
+    played = _played_by_seat(world)
+    dealt = [set(world.hand(seat)) | played[seat] for seat in range(rules.players)]
+    dog = _cards(world.m, S.M_DOG)
+    taker = int(world.s[S.S_TAKER])
+    if world.dog_is_taken:
+        dealt[taker] = (dealt[taker] | _cards(world.m, S.M_ECART)) - dog
+    masks = [cards.to_mask(sorted(hand)) for hand in [*dealt, dog]]
+    again = GameState(rules, np.array(masks, dtype=np.uint64))
+    p, half = again.engine.params, again.engine.half_points
+    ws = workspace(p, again.engine.scoring, rows, nets)
+    generator = np.array([7, 11, 13, 17], dtype=np.uint64)
+    nobody = np.zeros(rules.players, dtype=np.bool_)
+    while again.decision == "bid":
+        advance(again.m, again.s, rows, nobody, 1, p, half, generator, ws)
+    return _auction(again)
+
+
 def _cards(m: np.ndarray, at: int) -> set[int]:
     return set(cards.from_mask(int(m[at]), int(m[at + 1])))
 
@@ -130,6 +174,15 @@ def test_the_budget_is_part_of_the_name() -> None:
     for wrong in ("pimc:0", "pimc:x", "pimc:99999", "pimc:", "mcts", "pimc:8:9", "pimc:8:x"):
         with pytest.raises(TarotInputError):
             Bot.parse(wrong)
+    for name in ("pimc:learned", "pimc:16:learned", "pimc:16:2:learned", "pimc:learned:m.npz"):
+        assert Bot.parse(name).learned and Bot.parse(name).name == name
+    assert Bot.parse("pimc:16:2:learned").row()[B_WORLDS] == 16
+    assert not Bot.parse("pimc:16:2").learned
+    for wrong in ("pimc:16:learnt", "pimc:8:9:learned"):
+        with pytest.raises(TarotInputError):
+            Bot.parse(wrong)
+    with pytest.raises(TarotInputError):
+        Bot("heuristic", learned=True)
 
 
 def test_bids_calls_and_poignees_are_legal_actions() -> None:
@@ -158,6 +211,16 @@ def test_same_seed_same_games_on_one_or_two_threads() -> None:
     assert np.array_equal(one.tricks, two.tricks)
     other = play(rules, 40, bots=bots, seed=4, chunk_size=10, threads=1, keep_tricks=True)
     assert not np.array_equal(one.tricks, other.tricks)
+
+
+def test_pimc_learned_is_its_own_bot_and_reproducible() -> None:
+    rules = load_rules("fft-4")
+    bots = ["pimc:4:learned", "heuristic", "learned", "pimc:4"]
+    one = play(rules, 12, bots=bots, seed=5, chunk_size=6, threads=1, keep_tricks=True)
+    two = play(rules, 12, bots=bots, seed=5, chunk_size=6, threads=2, keep_tricks=True)
+    assert np.array_equal(one.tricks, two.tricks)
+    plain = play(rules, 12, bots=["pimc:4", *bots[1:]], seed=5, chunk_size=6, keep_tricks=True)
+    assert not np.array_equal(one.tricks, plain.tricks)
 
 
 @pytest.mark.slow

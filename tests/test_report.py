@@ -21,6 +21,7 @@ import pytest
 from tarot_analysis import __version__, report
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.report import add_parser, build_report, run_command
+from tarot_analysis.report.html import threshold
 
 # The report is built and printed once per module, then read by each test: tens of seconds.
 pytestmark = pytest.mark.slow
@@ -508,7 +509,7 @@ def test_a_loss_too_small_to_measure_is_said_so() -> None:
 def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     built: Built, tmp_path: Path
 ) -> None:
-    from tarot_analysis.guidance import run_guidance
+    from tarot_analysis.guidance import run_guidance, thresholds
     from tarot_analysis.rules import load_rules
     from tarot_analysis.runner import read_dataset
 
@@ -521,7 +522,7 @@ def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
     assert "table-stronger-play" not in read_report(path.read_text(encoding="utf-8")).tables
     other = data / "guidance-fft-4-heuristic-seed1-2000"
-    run_guidance(rules, 2_000, other, bots="heuristic", seed=SEED, chunk_size=50_000)
+    stronger = run_guidance(rules, 2_000, other, bots="heuristic", seed=SEED, chunk_size=50_000)
     path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
     table = read_report(path.read_text(encoding="utf-8")).tables["table-stronger-play"]
     assert table.header[-1] == "Garde, heuristic − random"
@@ -534,6 +535,35 @@ def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     change = (both["score_garde_other"] - both["score_garde"]).mean()
     assert table.rows[0][1] == f"{len(both):,}"
     assert table.rows[0][-1].startswith(f"{change:+.1f} (")
+    # Up the ladder: both runs, the weaker bots first, the larger heuristic run.
+    tables = read_report(path.read_text(encoding="utf-8")).tables
+    ladder = tables["table-ladder-thresholds"]
+    assert [row[0] for row in ladder.rows] == ["random", "heuristic"]
+    played = theirs[~theirs["redeal"] & (theirs["bid_before"] < 0)]
+    assert ladder.rows[1][1] == f"{len(played):,}"
+    garde = thresholds(stronger).loc[("chavey", "garde")]
+    fitted = [threshold(garde[k]) for k in ("fitted", "ci_low", "ci_high")]
+    assert ladder.rows[1][3] == f"{fitted[0]} ({fitted[1]}–{fitted[2]})"
+    bands = tables["table-ladder-bands"]
+    assert bands.header == ["Chavey count", "random", "heuristic"]
+    assert [row[0] for row in bands.rows][:2] == ["below 40", "40–55"]
+
+
+def test_the_ladder_reads_the_auctions_stored_beside(built: Built, tmp_path: Path) -> None:
+    from tarot_analysis.report.ladder import auction_rungs, rung
+
+    assert [rung(b) for b in ("random", "heuristic", "learned", "pimc:8", "pimc:learned")] == [
+        0, 1, 2, 3, 4,
+    ]  # fmt: skip
+    assert rung("heuristic-pimc") == 5  # a mixed table: past the ladder
+    ours = built.data / f"contracts-fft-4-random-seed{SEED}-{DEALS}.json"
+    shutil.copy(ours, tmp_path / f"contracts-fft-4-pimc-seed{SEED}-3000.json")
+    shutil.copy(ours, tmp_path / f"contracts-fft-4-random-seed{SEED}-{DEALS}.json")
+    shutil.copy(ours, tmp_path / f"contracts-fft-4-random-seed{SEED + 1}-{DEALS}.json")
+    found = auction_rungs(tmp_path, "fft-4", SEED)
+    assert [(r.bots, r.dealt) for r in found] == [("random", DEALS), ("pimc", 3000)]
+    stored = json.loads(ours.read_text())
+    assert found[0].passed_out == stored["extra"]["redeals"]["all_passed"]
 
 
 def test_contents_are_numbered_as_the_headings(built: Built) -> None:

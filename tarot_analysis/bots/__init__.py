@@ -65,7 +65,8 @@ N_BOT_COLUMNS: Final = B_WIDTH_0 + MAX_WIDTHS
 
 _KNOWN: Final = (
     f"known: {', '.join(BOTS)}, pimc:N (N worlds a card), pimc:N:E (and the last E tricks "
-    f"double dummy), heuristic:B (its bidding thresholds moved by B), learned:PATH (the "
+    f"double dummy), pimc:learned or pimc:N:E:learned (its worlds read and played out by the "
+    f"learned bot), heuristic:B (its bidding thresholds moved by B), learned:PATH (the "
     f"network in a model file)"
 )
 
@@ -77,12 +78,16 @@ class Bot:
     ``worlds`` and ``endgame`` are a pimc bot's (worlds a card, :data:`DEFAULT_WORLDS` when 0;
     tricks played double dummy at the end of its worlds, −1 for the default of the table),
     ``shifts`` the heuristic's (counts added to each contract's bidding threshold), ``model``
-    a learned bot's model file (empty: the one the package ships for the preset).
+    a learned bot's model file (empty: the one the package ships for the preset). A pimc bot
+    with ``learned`` reads the auction of its worlds as the learned bot bids and plays them
+    out with the learned bot at every seat (its ``model``), instead of the heuristic.
 
     >>> Bot.parse("pimc:64:2")
-    Bot(kind='pimc', worlds=64, endgame=2, shifts=(0, 0, 0, 0), model='')
+    Bot(kind='pimc', worlds=64, endgame=2, shifts=(0, 0, 0, 0), model='', learned=False)
     >>> Bot.parse("heuristic:-2/1/0/0").name
     'heuristic:-2/1/0/0'
+    >>> Bot.parse("pimc:16:learned").name
+    'pimc:16:learned'
     """
 
     kind: str
@@ -90,6 +95,7 @@ class Bot:
     endgame: int = -1
     shifts: tuple[int, ...] = (0,) * N_BID_SHIFTS
     model: str = ""  # a learned bot's model file ("": the one shipped for the preset)
+    learned: bool = False  # a pimc bot's worlds read and played out by the learned bot
 
     def __post_init__(self) -> None:
         if self.kind not in BOTS:
@@ -98,8 +104,12 @@ class Bot:
             object.__setattr__(self, "worlds", DEFAULT_WORLDS)
         if self.kind != "pimc" and (self.worlds != 0 or self.endgame != -1):
             raise TarotInputError(f"a {self.kind} bot draws no worlds: only pimc does")
-        if self.kind != "learned" and self.model:
-            raise TarotInputError(f"a {self.kind} bot reads no model: only learned does")
+        if self.learned and self.kind != "pimc":
+            raise TarotInputError(f"a {self.kind} bot plays no worlds: only pimc:learned does")
+        if self.kind != "learned" and self.model and not self.learned:
+            raise TarotInputError(
+                f"a {self.kind} bot reads no model: only learned and pimc:learned do"
+            )
         if self.kind != "heuristic" and any(self.shifts):
             raise TarotInputError(f"a {self.kind} bot has no bidding shifts: only heuristic does")
         if self.kind == "pimc" and not 1 <= self.worlds <= MAX_PIMC_WORLDS:
@@ -126,13 +136,18 @@ class Bot:
         worlds double dummy (0: never; the default is ``pimc``'s); ``heuristic:B`` for the
         heuristic with every bidding threshold moved by ``B`` counts (``-4``: bolder, ``+4``:
         more cautious), ``heuristic:P/G/S/C`` with one shift per contract (prise, garde, garde
-        sans, garde contre). A wrong name raises :class:`TarotInputError`."""
+        sans, garde contre); ``pimc:learned``, ``pimc:N:learned`` or ``pimc:N:E:learned`` for a
+        pimc bot whose worlds the learned bot reads and plays out (``...:learned:PATH``: the
+        model in ``PATH``). A wrong name raises :class:`TarotInputError`."""
         if not isinstance(name, str):
             raise TarotInputError(f"a bot's name is a text, got {name!r}")
         base, _, budget = name.partition(":")
         if base == "heuristic" and budget:
             return cls("heuristic", shifts=_bid_shifts(name, budget))
+        if base == "pimc" and (budget == "learned" or budget.startswith("learned:")):
+            return cls("pimc", model=budget.partition(":")[2], learned=True)
         if base == "pimc" and budget:
+            budget, learned, model = _learned_part(budget)
             worlds, _, endgame = budget.partition(":")
             if not worlds.isdigit() or not 1 <= int(worlds) <= MAX_PIMC_WORLDS:
                 raise TarotInputError(
@@ -143,7 +158,10 @@ class Bot:
                     f"bot {name!r}: pimc:N:E takes a number of endgame tricks from 0 to "
                     f"{MAX_ENDGAME_TRICKS}"
                 )
-            return cls("pimc", worlds=int(worlds), endgame=int(endgame) if endgame else -1)
+            return cls(
+                "pimc", worlds=int(worlds), endgame=int(endgame) if endgame else -1,
+                model=model, learned=learned,
+            )  # fmt: skip
         if base == "learned" and budget:
             return cls("learned", model=name.partition(":")[2])
         if name not in BOTS:
@@ -157,10 +175,15 @@ class Bot:
             if len(set(self.shifts)) == 1:
                 return f"heuristic:{self.shifts[0]}"
             return "heuristic:" + "/".join(str(b) for b in self.shifts)
-        if self.kind == "pimc" and self.endgame >= 0:
-            return f"pimc:{self.worlds}:{self.endgame}"
-        if self.kind == "pimc" and self.worlds != DEFAULT_WORLDS:
-            return f"pimc:{self.worlds}"
+        if self.kind == "pimc":
+            parts = ["pimc"]
+            if self.endgame >= 0:
+                parts += [str(self.worlds), str(self.endgame)]
+            elif self.worlds != DEFAULT_WORLDS:
+                parts.append(str(self.worlds))
+            if self.learned:
+                parts += ["learned", self.model] if self.model else ["learned"]
+            return ":".join(parts)
         if self.kind == "learned" and self.model:
             return f"learned:{self.model}"
         return self.kind
@@ -190,7 +213,7 @@ def seat_rows(
     starts: dict[str, int] = {}
     at = 0
     for seat, bot in enumerate(parsed):
-        if bot.kind != "learned":
+        if bot.kind != "learned" and not bot.learned:
             continue
         path = bot.model or str(shipped_model(rules))
         model = load_model(path, rules)
@@ -219,6 +242,16 @@ def bot_rows(bots: Sequence[Bot | str]) -> npt.NDArray[np.int64]:
     """The rows of a table's bots, one per seat (names are parsed): ``(seats, N_BOT_COLUMNS)``."""
     rows = [(bot if isinstance(bot, Bot) else Bot.parse(bot)).row() for bot in bots]
     return np.array(rows, dtype=np.int64).reshape(len(rows), N_BOT_COLUMNS)
+
+
+def _learned_part(budget: str) -> tuple[str, bool, str]:
+    """``N:E:learned:PATH`` split: ``("N:E", True, "PATH")``; a budget without ``learned``
+    whole, with ``False``."""
+    parts = budget.split(":")
+    if "learned" not in parts[1:3]:
+        return budget, False, ""
+    at = parts.index("learned", 1)
+    return ":".join(parts[:at]), True, ":".join(parts[at + 1 :])
 
 
 def _bid_shifts(name: str, budget: str) -> tuple[int, ...]:

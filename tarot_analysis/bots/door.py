@@ -22,20 +22,16 @@ may go freely, the rest among those allowed only when too few may), kept in the 
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
 from tarot_analysis.bots import (
-    B_DEPTH,
     B_KIND,
     B_LEARNS,
-    B_MARGIN_0,
-    B_NET,
     B_SHIFT_0,
-    B_WIDTH_0,
     B_WORLDS,
     LEARNED,
     N_BID_SHIFTS,
@@ -49,7 +45,6 @@ from tarot_analysis.bots import (
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import N_SUIT_CARDS, ONE, ZERO, lowest, size
 from tarot_analysis.engine.core import ecart_sets, poignee_level
-from tarot_analysis.engine.encoding import encoding_size
 from tarot_analysis.engine.state import (
     ANNOUNCE_CHELEM,
     BID,
@@ -81,9 +76,6 @@ from tarot_analysis.engine.state import (
 
 __all__ = ["Workspace", "asks_more", "choose_ecart", "decide", "decide_rules", "workspace"]
 
-#: The longest encoding, of six players.
-MAX_ENCODING: Final = encoding_size(MAX_SEATS)
-
 
 class Workspace(NamedTuple):
     """What the door keeps for one table, allocated once for a run of deals: where a bot that
@@ -104,14 +96,12 @@ def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
     """The workspace of a table of ``bots`` (one row per seat) and ``nets``, the weights of
     its learned bots (:func:`tarot_analysis.bots.seat_rows`); ``scoring`` the preset's scoring
     (``EngineRules.scoring``), for the pimc bot."""
-    widest = 1
-    for seat in range(bots.shape[0]):
-        for k in range(1, bots[seat, B_DEPTH] - 1):
-            widest = max(widest, bots[seat, B_WIDTH_0 + k])
     return Workspace(
-        pimc=pimc.workspace(p, scoring, bots), plan=np.zeros(2, dtype=np.uint64), nets=nets,
-        x=np.zeros(MAX_ENCODING, dtype=np.float32), out=np.zeros(N_ACTIONS, dtype=np.float32),
-        scratch=np.zeros(2 * widest, dtype=np.float32), mask=np.zeros(N_ACTIONS, dtype=np.bool_),
+        pimc=pimc.workspace(p, scoring, bots, nets), plan=np.zeros(2, dtype=np.uint64),
+        nets=nets, x=np.zeros(learned.MAX_ENCODING, dtype=np.float32),
+        out=np.zeros(N_ACTIONS, dtype=np.float32),
+        scratch=np.zeros(learned.table_scratch(bots), dtype=np.float32),
+        mask=np.zeros(N_ACTIONS, dtype=np.bool_),
     )  # fmt: skip
 
 
@@ -132,6 +122,8 @@ def decide(m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws:
     if bot[B_KIND] == LEARNED and bot[B_LEARNS] >> s[S_KIND] & 1:
         return _learned(m, s, seat, bot, p, half, rng, ws)
     if bot[B_KIND] == PIMC:
+        for k in range(bot.shape[0]):
+            ws.pimc.bot[k] = bot[k]  # how its worlds are read and played out
         kind = s[S_KIND]
         if kind == CARD:
             legal_lo, legal_hi = legal_cards_now(m, s, p)
@@ -151,13 +143,9 @@ def _learned(
     """The learned bot's action: its network's best, where the network predicts it to gain
     more than the bot's margin over the heuristic's action; the heuristic's otherwise."""
     ruled = decide_rules(m, s, seat, bot, p, rng, ws.plan)
-    widths = bot[B_WIDTH_0 : B_WIDTH_0 + bot[B_DEPTH]]
-    best = learned.decide_learned(
-        m, s, seat, p, half, ws.nets[bot[B_NET] :], widths, ws.x, ws.out, ws.scratch, ws.mask
+    return learned.override(
+        m, s, seat, ruled, bot, p, half, ws.nets, ws.x, ws.out, ws.scratch, ws.mask
     )
-    if 100.0 * (ws.out[best] - ws.out[ruled]) > bot[B_MARGIN_0 + s[S_KIND]] / 100.0:
-        return best
-    return ruled
 
 
 @njit(**KERNEL)

@@ -51,16 +51,20 @@ from numba import njit
 from tarot_analysis import solver
 from tarot_analysis._jit import KERNEL, draw_unit, normalise_seed, popcount, trailing_zeros
 from tarot_analysis.bots import (
+    B_DEPTH,
     B_ENDGAME,
     B_KIND,
+    B_LEARNS,
     B_WORLDS,
     DEFAULT_WORLDS,
     MAX_PIMC_WORLDS,
     N_BID_SHIFTS,
+    N_BOT_COLUMNS,
     PIMC,
     Bot,
-    bot_rows,
     heuristic,
+    learned,
+    seat_rows,
 )
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import (
@@ -226,6 +230,12 @@ class Workspace(NamedTuple):
     dd: solver.DoubleDummy  # the double-dummy search of the endgames
     petit_bonus: int  # the Petit au bout, in half points, for the double-dummy search
     dd_half: Any  # half points of each card as the double-dummy search weighs them
+    bot: Any  # the row of the pimc bot searching: with a network, the learned bot plays out
+    nets: Any  # float32: the table's networks' weights (:func:`tarot_analysis.bots.seat_rows`)
+    inputs: Any  # float32: a seat's encoding, for the network
+    outputs: Any  # float32 (N_ACTIONS,): the network's outputs
+    hidden: Any  # float32: the network's hidden values
+    legal: Any  # bool (N_ACTIONS,): the legal actions, for the network
 
 
 @njit(**KERNEL)
@@ -237,9 +247,10 @@ def endgame_of(bot: Any, players: int) -> int:
 
 
 @njit(cache=True)
-def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
+def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
     """The arrays for the pimc seats among ``bots``, one row per seat (tiny ones when there
-    are none)."""
+    are none), and ``nets`` the weights of the networks of their rows (those of a
+    ``pimc:learned`` bot; :func:`tarot_analysis.bots.seat_rows`)."""
     players = p[R.PLAYERS]
     most = 0
     endgames = False
@@ -295,6 +306,12 @@ def workspace(p: Any, scoring: Any, bots: Any) -> Workspace:
         dd=dd,
         petit_bonus=petit_bonus,
         dd_half=np.zeros(78, dtype=np.int64),
+        bot=np.zeros(N_BOT_COLUMNS, dtype=np.int64),
+        nets=nets,
+        inputs=np.zeros(learned.MAX_ENCODING, dtype=np.float32),
+        outputs=np.zeros(N_ACTIONS, dtype=np.float32),
+        hidden=np.zeros(learned.table_scratch(bots), dtype=np.float32),
+        legal=np.zeros(N_ACTIONS, dtype=np.bool_),
     )
 
 
@@ -522,15 +539,18 @@ def _dealt(s: Any, p: Any, ws: Workspace) -> None:
 
 
 @njit(**KERNEL)
-def _misfit(s: Any, me: int, p: Any, ws: Workspace) -> int:
+def _misfit(s: Any, me: int, p: Any, half: Any, ws: Workspace) -> int:
     """How far the world's hands are from the auction and the announcements, read as the
-    heuristic bot makes them (0: they fit)."""
+    heuristic bot makes them (the auction as the learned bot bids, for a ``pimc:learned``
+    bot); 0: they fit."""
     if p[R.TAROCCO]:
         return 0
     players = p[R.PLAYERS]
     taker = s[S_TAKER]
     misfit = 0
-    if s[S_BIDS] != -2:
+    if s[S_BIDS] != -2 and ws.bot[B_DEPTH] > 0 and ws.bot[B_LEARNS] >> BID & 1:
+        misfit += _learned_misfit(s, me, p, half, ws)
+    elif s[S_BIDS] != -2:
         best = -1
         spoken = s[S_NEXT] if s[S_KIND] == BID else players
         for seat in range(spoken):
@@ -560,12 +580,31 @@ def _misfit(s: Any, me: int, p: Any, ws: Workspace) -> int:
 
 
 @njit(**KERNEL)
-def _replay(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> bool:
-    """Play the world's deal from its start with every action taken so far, to where the deal
-    stands; ``False`` when the world cannot be (its deal would be redealt)."""
-    wm = ws.world_m
-    w = ws.world_s
-    players = p[R.PLAYERS]
+def _learned_misfit(s: Any, me: int, p: Any, half: Any, ws: Workspace) -> int:
+    """How far the auction heard is from the one the learned bot of ``ws.bot`` would have
+    bid at every seat of the world: the world's deal bid again, each seat that spoke (but
+    ``me`` and a seat that had to pass) asked what it bids where it stands, the contracts
+    apart summed (a pass counts as −1); the auction then goes on as it was heard."""
+    m = ws.try_m
+    w = ws.try_s
+    _forced_start(s, p, ws)
+    start(m, w, ws.deal, ws.forced, s[S_TAKER], p, half)
+    spoken = s[S_NEXT] if s[S_KIND] == BID else p[R.PLAYERS]
+    misfit = 0
+    while w[S_KIND] == BID and w[S_NEXT] < spoken:
+        seat = w[S_ACTOR]
+        said = s[S_BIDS + seat]
+        if seat != me and seat != s[S_PASSER]:
+            action = _learned(m, w, seat, _heuristic_action(m, w, seat, p), p, half, ws)
+            misfit += abs((-1 if action == PASS else action - BID_0) - said)
+        bid(m, w, said, p, half)
+    return misfit
+
+
+@njit(**KERNEL)
+def _forced_start(s: Any, p: Any, ws: Workspace) -> None:
+    """``ws.forced`` as the deal of ``s`` started: a contract set without an auction, or the
+    seat that had to pass."""
     for k in range(4):
         ws.forced[k] = -1
     if not p[R.TAROCCO] and s[S_BIDS] == -2 and s[S_DEALT_OVER]:
@@ -573,6 +612,16 @@ def _replay(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> bool:
         ws.forced[1] = s[S_CONTRACT]
     elif s[S_PASSER] >= 0:
         ws.forced[0] = -2 - s[S_PASSER]
+
+
+@njit(**KERNEL)
+def _replay(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> bool:
+    """Play the world's deal from its start with every action taken so far, to where the deal
+    stands; ``False`` when the world cannot be (its deal would be redealt)."""
+    wm = ws.world_m
+    w = ws.world_s
+    players = p[R.PLAYERS]
+    _forced_start(s, p, ws)
     start(wm, w, ws.deal, ws.forced, s[S_TAKER], p, half)
     ecart_lo = ws.now[MAX_SEATS + 1, 0]
     ecart_hi = ws.now[MAX_SEATS + 1, 1]
@@ -631,7 +680,7 @@ def _world(
         _draw(places, n, rng, ws)
         _hands_now(m, s, me, p, places, n, ws.chosen, ws)
         _dealt(s, p, ws)
-        misfit = _misfit(s, me, p, ws)
+        misfit = _misfit(s, me, p, half, ws)
         if best < 0 or misfit < best:
             best = misfit
             for i in range(n):
@@ -732,8 +781,9 @@ def _double_dummy_card(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> int:
 
 @njit(**KERNEL)
 def _play_out(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) -> float:
-    """Play ``ws.try_*`` to the end, the score of ``me``: with the heuristic at every seat, or
-    with ``double_dummy`` every card chosen by the solver."""
+    """Play ``ws.try_*`` to the end, the score of ``me``: with the heuristic at every seat (the
+    learned bot for a ``pimc:learned`` bot), or with ``double_dummy`` every card chosen by the
+    solver."""
     m = ws.try_m
     s = ws.try_s
     while s[S_KIND] == CARD:
@@ -746,6 +796,8 @@ def _play_out(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) -> 
                 seat, m[M_HANDS + 2 * seat], m[M_HANDS + 2 * seat + 1], legal_lo, legal_hi,
                 ws.public, ws.trick, ws.played, ws.voids, ws.shown, p,
             )  # fmt: skip
+            if ws.bot[B_DEPTH] > 0:
+                card = _learned(m, s, seat, card, p, half, ws)
         play_card(m, s, card, p, half)
     players = p[R.PLAYERS]
     if p[R.TAROCCO]:
@@ -766,7 +818,8 @@ def _play_out(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) -> 
 @njit(**KERNEL)
 def _play_to_end(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) -> float:
     """Play ``ws.try_*`` from any decision to the end with the heuristic at every seat (the
-    cards by the solver with ``double_dummy``); the score of ``me``."""
+    learned bot for a ``pimc:learned`` bot; the cards by the solver with ``double_dummy``);
+    the score of ``me``."""
     m = ws.try_m
     s = ws.try_s
     while s[S_KIND] != CARD and s[S_KIND] != OVER:
@@ -774,7 +827,10 @@ def _play_to_end(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) 
         seat = s[S_ACTOR]
         lo = m[M_HANDS + 2 * seat]
         hi = m[M_HANDS + 2 * seat + 1]
-        if kind == BID:
+        if ws.bot[B_DEPTH] > 0 and ws.bot[B_LEARNS] >> kind & 1 and kind != ECART:
+            action = _learned(m, s, seat, _heuristic_action(m, s, seat, p), p, half, ws)
+            apply(m, s, action, p, half)
+        elif kind == BID:
             bid(m, s, heuristic.bid(seat, lo, hi, s[S_CONTRACT], p, _NO_SHIFTS), p, half)
         elif kind == CALL:
             call(m, s, heuristic.call(lo, hi, call_now(m, s, p), p), p, half)
@@ -806,6 +862,33 @@ def _play_to_end(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) 
         seat_scores(ws.out, ws.poignees, ws.scoring, ws.scores)
         return ws.scores[me]
     return _play_out(me, double_dummy, p, half, ws)
+
+
+@njit(**KERNEL)
+def _heuristic_action(m: Any, s: Any, seat: int, p: Any) -> int:
+    """The heuristic's action at a bid, a call, a poignée or the chelem of a world, in the
+    engine's numbering."""
+    kind = s[S_KIND]
+    lo = m[M_HANDS + 2 * seat]
+    hi = m[M_HANDS + 2 * seat + 1]
+    if kind == BID:
+        contract = heuristic.bid(seat, lo, hi, s[S_CONTRACT], p, _NO_SHIFTS)
+        return BID_0 + contract if contract > s[S_CONTRACT] and seat != s[S_PASSER] else PASS
+    if kind == CALL:
+        return heuristic.call(lo, hi, call_now(m, s, p), p)
+    if kind == POIGNEE:
+        held = poignee_level(hi, p)
+        return SHOW_0 + min(heuristic.poignee(seat, lo, hi, held, seat == s[S_TAKER], p), held)
+    return ANNOUNCE_CHELEM if heuristic.chelem(lo, hi, p) else NO_CHELEM
+
+
+@njit(**KERNEL)
+def _learned(m: Any, s: Any, seat: int, ruled: int, p: Any, half: Any, ws: Workspace) -> int:
+    """The action of the learned bot of a ``pimc:learned`` bot (``ws.bot``) at a decision of
+    a world where the heuristic takes ``ruled``."""
+    return learned.override(
+        m, s, seat, ruled, ws.bot, p, half, ws.nets, ws.inputs, ws.outputs, ws.hidden, ws.legal
+    )
 
 
 @njit(**KERNEL)
@@ -1037,7 +1120,7 @@ def choose_action(
     """
     _check(state, worlds)
     p, half = state.engine.params, state.engine.half_points
-    ws = workspace(p, state.engine.scoring, bot_rows([Bot("pimc", worlds=int(worlds))]))
+    ws = _workspace(state, Bot("pimc", worlds=int(worlds)))
     m, s = state.m.copy(), state.s.copy()
     rng = _generator(seed)
     if state.decision != "card":
@@ -1100,7 +1183,7 @@ def action_values(
     """
     _check(state, worlds)
     p, half = state.engine.params, state.engine.half_points
-    ws = workspace(p, state.engine.scoring, bot_rows([Bot("pimc", worlds=int(worlds))]))
+    ws = _workspace(state, Bot("pimc", worlds=int(worlds)))
     m, s = state.m.copy(), state.s.copy()
     means = np.zeros(N_ACTIONS, dtype=np.float64)
     endgame = ENDGAME_CARDS // state.rules.players
@@ -1117,10 +1200,17 @@ def action_values(
     )
 
 
-def sample_world(state: GameState, seat: int, seed: int | np.random.SeedSequence = 0) -> GameState:
+def sample_world(
+    state: GameState,
+    seat: int,
+    seed: int | np.random.SeedSequence = 0,
+    *,
+    bot: Bot | str = "pimc",
+) -> GameState:
     """One world as the pimc bot draws it for ``seat`` at ``state`` (a card decision): the
     hidden cards dealt again, consistent with what the seat knows, and the deal replayed to
-    where it stands.
+    where it stands. ``bot`` is the pimc bot drawing it: ``pimc:learned`` reads the auction
+    as the learned bot bids.
 
     >>> from tarot_analysis.rules import load_rules
     >>> state = GameState.deal(load_rules("fft-4"), seed=3, forced=[0, 1, -1, -1])
@@ -1136,7 +1226,10 @@ def sample_world(state: GameState, seat: int, seed: int | np.random.SeedSequence
             f"worlds are drawn at a card decision; the decision is {state.decision}"
         )
     p, half = state.engine.params, state.engine.half_points
-    ws = workspace(p, state.engine.scoring, bot_rows([Bot("pimc")]))
+    searcher = bot if isinstance(bot, Bot) else Bot.parse(bot)
+    if searcher.kind != "pimc":
+        raise TarotInputError(f"worlds are drawn by a pimc bot, not {searcher.name!r}")
+    ws = _workspace(state, searcher)
     places, n = _places(state.m, state.s, seat, p, ws)
     count_ways(ws.may, n, places, ws.capacity, ws.strides, ws.left, ws.ways)
     if ws.ways[_table_size(ws.capacity, places) - 1] == 0:
@@ -1149,6 +1242,14 @@ def sample_world(state: GameState, seat: int, seed: int | np.random.SeedSequence
             world.s[:] = ws.world_s
             return world
     raise TarotInputError(f"no world agrees with what seat {seat} knows")
+
+
+def _workspace(state: GameState, bot: Bot) -> Workspace:
+    """The workspace of one pimc ``bot`` searching at ``state``, its row in ``ws.bot``."""
+    rows, nets = seat_rows([bot], state.rules)
+    ws = workspace(state.engine.params, state.engine.scoring, rows, nets)
+    ws.bot[:] = rows[0]
+    return ws
 
 
 def _table_size(capacity: npt.NDArray[np.int64], places: int) -> int:

@@ -16,16 +16,20 @@ Between them:
   the best contract with its runner-up and ties by count, by bouts and trumps and by score
   range, passing measured and the last seat's advice beside seat 0's, thresholds fitted with
   bootstrap intervals, what each rule loses in and out of sample, and a fitted success model
-  against Chavey's count with its calibration and caveats.
+  against Chavey's count with its calibration and caveats;
+* the same answers up the ladder of bots: runs of the same rules and seed under other bots
+  found in the data folder, the weakest bots first (thresholds, the Garde, the best contract
+  by band of Chavey count, the contracts bid at the table).
 
 Every table is an HTML table whose caption names the rules, the bots, the mode, n and the kind
 of interval; every chart is an embedded PNG; the style sheet is inline. The file needs nothing
 else to open, print or archive, and its metadata block says how to deal every number again.
 
 The page is built from Jinja2 templates (``templates/``), one module per section: ``summary``,
-``reading``, ``bidding``, ``thresholds``, ``model``, ``contracts``, ``hands``, ``limits`` and
-``run``; ``html`` holds the tables, charts and headings they share, ``runs`` the runs they read,
-``build`` puts them together, ``pdf`` prints the page and ``command`` is the ``report`` command.
+``reading``, ``bidding``, ``thresholds``, ``model``, ``contracts``, ``ladder``, ``hands``,
+``limits`` and ``run``; ``html`` holds the tables, charts and headings they share, ``runs``
+the runs they read, ``build`` puts them together, ``pdf`` prints the page and ``command`` is
+the ``report`` command.
 ``hand_page`` writes the page of one hand (``hand --html``) with the same templates.
 
 Long runs are kept and reused. The guidance run is the resumable Parquet dataset of the

@@ -18,6 +18,7 @@ from tarot_analysis.report import (
     bidding,
     contracts,
     hands,
+    ladder,
     limits,
     model,
     reading,
@@ -177,6 +178,7 @@ def build_report(
             ("thresholds", lambda: thresholds.section(advice, context)),
             ("the success model", lambda: model.section(advice, context)),
             ("contracts at the table", lambda: contracts.section(auction, context)),
+            ("up the ladder of bots", lambda: ladder.section(advice, context, data_dir)),
             ("hand statistics", lambda: hands.section(hand_run, context)),
         ]
         sections = []
