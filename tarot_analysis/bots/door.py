@@ -39,6 +39,7 @@ from tarot_analysis.bots import (
     RANDOM,
     heuristic,
     learned,
+    margin,
     pimc,
     random_bot,
 )
@@ -100,7 +101,7 @@ def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         pimc=pimc.workspace(p, scoring, bots, nets), plan=np.zeros(2, dtype=np.uint64),
         nets=nets, x=np.zeros(learned.MAX_ENCODING, dtype=np.float32),
         out=np.zeros(N_ACTIONS, dtype=np.float32),
-        scratch=np.zeros(learned.table_scratch(bots), dtype=np.float32),
+        scratch=np.zeros(margin.table_scratch(bots), dtype=np.float32),
         mask=np.zeros(N_ACTIONS, dtype=np.bool_),
     )  # fmt: skip
 
@@ -143,7 +144,7 @@ def _learned(
     """The learned bot's action: its network's best, where the network predicts it to gain
     more than the bot's margin over the heuristic's action; the heuristic's otherwise."""
     ruled = decide_rules(m, s, seat, bot, p, rng, ws.plan)
-    return learned.override(
+    return margin.override(
         m, s, seat, ruled, bot, p, half, ws.nets, ws.x, ws.out, ws.scratch, ws.mask
     )
 

@@ -44,9 +44,8 @@ import numpy.typing as npt
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
-from tarot_analysis.bots import B_DEPTH, B_LEARNS, B_MARGIN_0, B_NET, B_WIDTH_0
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encode_into, encoding_size
-from tarot_analysis.engine.state import DECISIONS, MAX_SEATS, N_ACTIONS, S_KIND, legal_mask
+from tarot_analysis.engine.state import DECISIONS, MAX_SEATS, N_ACTIONS, legal_mask
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.files import replacing
 from tarot_analysis.rules import Rules, load_rules
@@ -60,11 +59,9 @@ __all__ = [
     "flatten",
     "forward",
     "load_model",
-    "override",
     "save_model",
     "scratch_size",
     "shipped_model",
-    "table_scratch",
     "unflatten",
 ]
 
@@ -415,34 +412,3 @@ def decide_learned(
                 return choose(weights, widths, x, mask, out, scratch)
             only = action
     return only  # a single legal action: nothing to weigh
-
-
-@njit(cache=True)
-def table_scratch(bots: Any) -> int:
-    """The hidden values :func:`forward` needs for any network of the table ``bots`` (their
-    rows, :func:`tarot_analysis.bots.seat_rows`): twice the widest hidden layer (1 without)."""
-    widest = 1
-    for seat in range(bots.shape[0]):
-        for k in range(1, bots[seat, B_DEPTH] - 1):
-            widest = max(widest, bots[seat, B_WIDTH_0 + k])
-    return 2 * widest
-
-
-@njit(**KERNEL)
-def override(
-    m: Any, s: Any, seat: int, ruled: int, bot: Any, p: Any, half: Any, nets: Any, x: Any,
-    out: Any, scratch: Any, mask: Any,
-) -> int:  # fmt: skip
-    """The learned bot's action where the heuristic takes ``ruled``: its network's best
-    (:func:`decide_learned`) where the network predicts it to gain more than the bot's margin
-    over ``ruled``, else ``ruled``. ``bot`` is the row of the bot whose network it is
-    (:func:`tarot_analysis.bots.seat_rows`: its weights start at ``B_NET`` in ``nets``); a
-    decision the bot does not learn is ``ruled`` without asking."""
-    kind = s[S_KIND]
-    if bot[B_DEPTH] == 0 or not bot[B_LEARNS] >> kind & 1:
-        return ruled
-    widths = bot[B_WIDTH_0 : B_WIDTH_0 + bot[B_DEPTH]]
-    best = decide_learned(m, s, seat, p, half, nets[bot[B_NET] :], widths, x, out, scratch, mask)
-    if 100.0 * (out[best] - out[ruled]) > bot[B_MARGIN_0 + kind] / 100.0:
-        return best
-    return ruled

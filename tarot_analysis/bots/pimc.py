@@ -64,6 +64,7 @@ from tarot_analysis.bots import (
     Bot,
     heuristic,
     learned,
+    margin,
     seat_rows,
 )
 from tarot_analysis.engine import params as R
@@ -310,7 +311,7 @@ def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         nets=nets,
         inputs=np.zeros(learned.MAX_ENCODING, dtype=np.float32),
         outputs=np.zeros(N_ACTIONS, dtype=np.float32),
-        hidden=np.zeros(learned.table_scratch(bots), dtype=np.float32),
+        hidden=np.zeros(margin.table_scratch(bots), dtype=np.float32),
         legal=np.zeros(N_ACTIONS, dtype=np.bool_),
     )
 
@@ -886,7 +887,7 @@ def _heuristic_action(m: Any, s: Any, seat: int, p: Any) -> int:
 def _learned(m: Any, s: Any, seat: int, ruled: int, p: Any, half: Any, ws: Workspace) -> int:
     """The action of the learned bot of a ``pimc:learned`` bot (``ws.bot``) at a decision of
     a world where the heuristic takes ``ruled``."""
-    return learned.override(
+    return margin.override(
         m, s, seat, ruled, ws.bot, p, half, ws.nets, ws.inputs, ws.outputs, ws.hidden, ws.legal
     )
 
