@@ -136,27 +136,30 @@ def _percent(rate: float) -> str:
     return "-" if math.isnan(rate) else f"{100 * rate:.1f}"
 
 
+def _interval(row: dict[str, Any], prefix: str) -> str:
+    return f"{_percent(row[prefix + '_low'])}–{_percent(row[prefix + '_high'])}"
+
+
 def _rates_lines(table: Any) -> list[str]:
     """The rates by band as text lines."""
     lines = [
         f"{'chavey':14} {'n':>6} {'undecided':>9}  {'double dummy % (95%)':24}"
         f"{'heuristic % (95%)':22}{'dd − heuristic, points of %':>28}"
     ]
-    for band, row in table.iterrows():
-        dd = f"{_percent(row.dd_rate)} ({_percent(row.dd_ci_low)}–{_percent(row.dd_ci_high)})"
-        if row.undecided:
-            dd += f" ≤{_percent(row.dd_rate_undecided_made)}"
-        heuristic = (
-            f"{_percent(row.heuristic_rate)} ({_percent(row.heuristic_ci_low)}–"
-            f"{_percent(row.heuristic_ci_high)})"
-        )
+    for band, row in table.to_dict(orient="index").items():
+        n, undecided = int(row["n"]), int(row["undecided"])
+        if n == 0:
+            lines.append(f"{band!s:14} {n:>6,} {undecided:>9,}  {'-':24}{'-':22}{'-':>28}")
+            continue
+        dd = f"{_percent(row['dd_rate'])} ({_interval(row, 'dd_ci')})"
+        if undecided:
+            dd += f" ≤{_percent(row['dd_rate_undecided_made'])}"
+        heuristic = f"{_percent(row['heuristic_rate'])} ({_interval(row, 'heuristic_ci')})"
         difference = (
-            f"{_percent(row.difference)} ({_percent(row.difference_ci_low)} to "
-            f"{_percent(row.difference_ci_high)})"
+            f"{_percent(row['difference'])} ({_percent(row['difference_ci_low'])} to "
+            f"{_percent(row['difference_ci_high'])})"
         )
-        lines.append(
-            f"{band!s:14} {row.n:>6,} {row.undecided:>9,}  {dd:24}{heuristic:22}{difference:>28}"
-        )
+        lines.append(f"{band!s:14} {n:>6,} {undecided:>9,}  {dd:24}{heuristic:22}{difference:>28}")
     return lines
 
 
