@@ -195,10 +195,15 @@ def play_taking(
 ) -> PlayResult:
     """The deal ``hands`` (each seat's, then the dog) played to its end by the heuristic at
     every seat, ``taker`` made to take ``contract``, with the écart ``ecart`` if given."""
-    return play_given(
-        rules, [list(hands)], bots="heuristic", forced=[taker, contract, -1, -1],
-        ecart=[ecart] if ecart else None,
-    )  # fmt: skip
+    try:
+        return play_given(
+            rules, [list(hands)], bots="heuristic", forced=[taker, contract, -1, -1],
+            ecart=[ecart] if ecart else None,
+        )  # fmt: skip
+    except TarotInputError as error:
+        if not ecart:
+            raise
+        raise TarotInputError(f"the écart {ecart!r} for seat {taker}: {error}") from None
 
 
 def _recorded(state: GameState, result: PlayResult, row: int, ecart: Sequence[int]) -> int:
@@ -373,7 +378,10 @@ def dd_table(
     if ecart is not None:
         if len(chosen) != 1:
             raise TarotInputError("an écart is one taker's: name a single taker with it")
-        cards.parse_cards(ecart)
+        try:
+            cards.parse_cards(ecart)
+        except TarotInputError as error:
+            raise TarotInputError(f"the écart: {error}") from None
     return [
         taker_result(
             rules,

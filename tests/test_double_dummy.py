@@ -4,6 +4,7 @@ values against the solver given the same position by hand, its input checked."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -126,6 +127,8 @@ BAD_INPUT = [
     ({"deal": 0, "contract": "petite"}, "no contract"),
     ({"deal": 0, "ecart": "1S 2S 3S 4S 5S 6S"}, "single taker"),
     ({}, "either"),
+    ({"deal": 0, "takers": [0], "ecart": "KS 1S 2S 3S 4S 5S"}, "écart 'KS 1S 2S 3S 4S 5S' for"),
+    ({"deal": 0, "takers": [0], "ecart": "ZZ"}, "the écart: unknown card"),
 ]
 
 
@@ -165,3 +168,17 @@ def test_the_command_line_table_as_json(capsys: pytest.CaptureFixture[str]) -> N
     assert [row["partner"] for row in shown["takers"]] == [-1, -1, -1]
     assert main(argv[:-1]) == 0
     assert "double dummy after 21 tricks" in capsys.readouterr().out
+
+
+def test_the_readmes_table_is_the_commands_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """The pasted example, but for the seconds each seat took."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    block = readme.split("$ tarot-analysis dd ")[1].split("```")[0]
+    argv, *pasted = [line.strip() for line in block.strip().splitlines()]
+    assert main(["dd", *argv.split()]) == 0
+    printed = [line.strip() for line in capsys.readouterr().out.strip().splitlines()]
+
+    def without_seconds(lines: list[str]) -> list[str]:
+        return [line.rsplit(None, 1)[0] if line[:5].strip().isdigit() else line for line in lines]
+
+    assert without_seconds(printed) == without_seconds(pasted)
