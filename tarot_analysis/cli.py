@@ -118,6 +118,10 @@ def build_parser() -> argparse.ArgumentParser:
     solve.add_argument("--no-progress", action="store_true", help="no progress line")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
 
+    from tarot_analysis.dd_command import add_parsers as add_double_dummy_parsers
+
+    add_double_dummy_parsers(commands)
+
     hand = commands.add_parser(
         "hand",
         help="one hand: its chances in every contract, the bid, the call, what the dog brings",
@@ -269,6 +273,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _odds(args)
         if args.command == "solve":
             return _solve(args)
+        if args.command in ("dd", "dd-bound"):
+            from tarot_analysis.dd_command import run_bound_command, run_dd_command
+
+            return run_dd_command(args) if args.command == "dd" else run_bound_command(args)
         if args.command == "guidance":
             return _guidance(args)
         if args.command == "teach":

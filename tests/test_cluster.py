@@ -408,3 +408,16 @@ def test_lessons_and_the_learned_bot_on_a_cluster_are_those_of_local_threads(
     local = play(rules, 3000, bots="learned", seed=3, chunk_size=1000, threads=2)
     remote = play(rules, 3000, bots="learned", seed=3, chunk_size=1000, client=client)
     assert np.array_equal(local.outcomes, remote.outcomes)
+
+
+def test_the_double_dummy_bound_on_a_cluster_is_that_of_local_threads(client, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import pandas as pd
+
+    from tarot_analysis.dd_bound import run_bound
+
+    rules = load_rules("fft-4")
+    on_threads = run_bound(rules, 8, tmp_path / "threads", after_tricks=14, chunk_size=3)
+    on_cluster = run_bound(
+        rules, 8, tmp_path / "cluster", after_tricks=14, chunk_size=3, client=client
+    )
+    pd.testing.assert_frame_equal(on_threads, on_cluster)

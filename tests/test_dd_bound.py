@@ -1,0 +1,124 @@
+"""The double-dummy bound: a resumable run whose rows repeat from the seed, its rates counted
+again from those rows, and its command."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tarot_analysis import cards, evaluators
+from tarot_analysis.cli import main
+from tarot_analysis.dd_bound import band_labels, bound_rates, read_bound, run_bound
+from tarot_analysis.double_dummy import dd_table
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.play import play
+from tarot_analysis.rules import load_rules
+from tarot_analysis.runner import chunk_path
+from tarot_analysis.stats import wilson_interval
+
+DEALS = 20
+AFTER = 14  # four tricks left: quick solves
+
+
+@pytest.fixture(scope="module")
+def bound(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    folder = tmp_path_factory.mktemp("bound")
+    frame = run_bound(load_rules("fft-4"), DEALS, folder, after_tricks=AFTER, chunk_size=8)
+    return folder, frame
+
+
+def test_same_seed_same_rows_and_a_stopped_run_resumes(
+    bound: tuple[Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    _, frame = bound
+    rules = load_rules("fft-4")
+    again = run_bound(rules, DEALS, tmp_path / "again", after_tricks=AFTER, chunk_size=8)
+    pd.testing.assert_frame_equal(frame, again)
+    chunk_path(tmp_path / "again", 1).unlink()  # as if stopped before its second chunk
+    kept = chunk_path(tmp_path / "again", 0).stat().st_mtime_ns
+    resumed = run_bound(rules, DEALS, tmp_path / "again", after_tricks=AFTER, chunk_size=8)
+    pd.testing.assert_frame_equal(frame, resumed)
+    assert chunk_path(tmp_path / "again", 0).stat().st_mtime_ns == kept
+    other = run_bound(rules, DEALS, tmp_path / "other", after_tricks=AFTER, chunk_size=8, seed=2)
+    assert not frame["chavey"].equals(other["chavey"])
+
+
+def test_another_run_is_refused_in_the_same_folder(bound: tuple[Path, pd.DataFrame]) -> None:
+    folder, _ = bound
+    with pytest.raises(TarotInputError, match="different run"):
+        run_bound(load_rules("fft-4"), DEALS, folder, after_tricks=AFTER - 1, chunk_size=8)
+
+
+def test_the_rows_are_the_heuristics_deals_and_the_tables_values(
+    bound: tuple[Path, pd.DataFrame],
+) -> None:
+    """Each row's deal is the run's chunk's deal, its heuristic result that deal's, and its
+    double-dummy points those of the table of the same deal with seat 0 taking."""
+    _, frame = bound
+    rules = load_rules("fft-4")
+    seed = np.random.SeedSequence(1, spawn_key=(0,))
+    first = play(rules, 8, bots="heuristic", seed=seed, forced=[0, 1, -1, -1], chunk_size=8)
+    scores = first.scores()
+    lo, hi = first.masks[:, 0, 0], first.masks[:, 0, 1]
+    assert frame["chavey"].iloc[:8].tolist() == evaluators.chavey(lo, hi).tolist()
+    assert frame["heuristic_points"].iloc[:8].tolist() == scores["attack_points"].tolist()
+    for row in range(3):
+        hands = [cards.format_cards(cards.from_mask(int(a), int(b))) for a, b in first.masks[row]]
+        table = dd_table(rules, hands, takers=[0], after_tricks=AFTER)[0]
+        assert frame["dd_low"].iloc[row] == table.points_low
+        assert frame["dd_outcome"].iloc[row] == table.outcome
+
+
+def test_the_rates_counted_again_from_the_rows(bound: tuple[Path, pd.DataFrame]) -> None:
+    folder, frame = bound
+    table = bound_rates(read_bound(folder), 18)
+    played = frame[frame["dd_outcome"] != "redealt"]
+    assert table.loc["all", "n"] == len(played)
+    assert table["n"].iloc[:-1].sum() == len(played)
+    for label, low, high in zip(
+        band_labels(), [0, 40, 56, 71, 81], [40, 56, 71, 81, 999], strict=True
+    ):
+        part = played[(played["chavey"] >= low) & (played["chavey"] < high)]
+        row = table.loc[label]
+        made = int((part["dd_outcome"] == "made").sum())
+        assert (row["n"], row["dd_made"]) == (len(part), made)
+        assert row["heuristic_made"] == int(part["heuristic_made"].sum())
+        if len(part):
+            assert row["dd_rate"] == made / len(part)
+            assert row["dd_ci_low"] == pytest.approx(float(wilson_interval(made, len(part))[0]))
+            paired = (part["dd_outcome"] == "made").astype(float) - part["heuristic_made"]
+            assert row["difference"] == pytest.approx(paired.mean())
+
+
+def test_undecided_deals_bound_the_rate_from_both_sides() -> None:
+    frame = pd.DataFrame(
+        {
+            "chavey": [60] * 4,
+            "dd_outcome": ["made", "undecided", "lost", "undecided"],
+            "heuristic_made": [True, False, False, True],
+        }
+    )
+    row = bound_rates(frame, 18).loc["56–70"]
+    assert (row["n"], row["undecided"], row["dd_rate"]) == (4, 2, 0.25)
+    assert row["dd_rate_undecided_made"] == 0.75
+    assert row["difference"] == -0.25
+    assert row["difference_ci_high"] > 0.25  # the upper end reads the undecided as made
+
+
+def test_the_command_prints_the_rates(
+    bound: tuple[Path, pd.DataFrame], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, frame = bound
+    argv = ["dd-bound", "--deals", str(DEALS), "--after-tricks", str(AFTER), "--chunk-size", "8"]
+    assert main([*argv, "--data", str(folder), "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["bands"]["all"]["n"] == int((frame["dd_outcome"] != "redealt").sum())
+    assert main([*argv, "--data", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "count as not made" in out and "81 and over" in out
+    assert main([*argv, "--data", str(folder), "--after-tricks", "18"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
