@@ -12,8 +12,9 @@ trick changes sides or goes to that trick's winner, as the rules say (the engine
 left out.
 
 The search is fail-soft alpha-beta over the cards, written with an explicit stack (no
-recursion, so numba's cache keeps it), run with null windows that halve the range of the value
-until it is exact. At each trick boundary:
+recursion, so numba's cache keeps it), run with null windows from a first guess until the
+value is exact (MTD(f)): the guess is the value of one play-out in which every seat plays the
+first card of its move ordering. At each trick boundary:
 
 - bounds: the attack keeps what it has taken and takes at most every card left; the side
   holding the highest trump is sure of its trumps above the other side's, and of at least half
@@ -1176,6 +1177,82 @@ def _search(
         child_value = True
 
 
+@njit(**KERNEL)
+def _playout(
+    hands_lo: Any,
+    hands_hi: Any,
+    path: Any,
+    trick_len: int,
+    leader: int,
+    attack_mask: int,
+    players: int,
+    petit_bonus: int,
+    half_points: Any,
+    p: Any,
+    frames: Any,
+    moves: Any,
+    move_keys: Any,
+) -> int:
+    """Attack half points of one play-out of the position in which every seat plays the first
+    card of its move ordering (see :func:`_ordered_moves`): a first guess of the value,
+    in no way a bound. ``hands_*`` and ``path`` are changed and restored."""
+    left = 0
+    for seat in range(players):
+        left += size(hands_lo[seat], hands_hi[seat])
+    pos = trick_len
+    trick_leader = leader
+    acc = 0
+    d = 0
+    while left > 0:
+        start = trick_len + d - pos
+        seat = (trick_leader + pos) % players
+        is_max = (attack_mask >> seat) & 1 == 1
+        _ordered_moves(
+            hands_lo,
+            hands_hi,
+            path,
+            start,
+            pos,
+            trick_leader,
+            seat,
+            is_max,
+            attack_mask,
+            players,
+            -1,
+            half_points,
+            p,
+            moves,
+            move_keys,
+            0,
+        )
+        card = moves[0, 0]
+        card_lo, card_hi = bit_of(card)
+        hands_lo[seat] &= ~card_lo
+        hands_hi[seat] &= ~card_hi
+        frames[d, _SEAT] = seat
+        frames[d, _CARD] = card
+        path[trick_len + d] = card
+        d += 1
+        left -= 1
+        pos += 1
+        if pos == players:
+            offset = _winner_offset(path, start, players)
+            winner = (trick_leader + offset) % players
+            last = left == 0
+            acc += _trick_half_points(
+                path, start, players, trick_leader, winner, attack_mask, last, half_points, p
+            )
+            if last:
+                acc += _petit_at_last(path, start, players, winner, attack_mask, petit_bonus)
+            trick_leader = winner
+            pos = 0
+    for k in range(d):
+        card_lo, card_hi = bit_of(frames[k, _CARD])
+        hands_lo[frames[k, _SEAT]] |= card_lo
+        hands_hi[frames[k, _SEAT]] |= card_hi
+    return acc
+
+
 class _Table(NamedTuple):
     """The transposition table: ``keys`` (one row per entry, see :func:`_boundary_key`), the
     bounds ``lower`` and ``upper`` of the attack's half points still to take, the best card
@@ -1473,20 +1550,30 @@ def _run_representative(
     return card
 
 
-def _bisect(search: Callable[[int, int, int], int], bounds: list[int]) -> int:
-    """The exact value, known to lie in ``bounds`` (``[low, high]``), by null-window searches.
+def _mtdf(search: Callable[[int, int, int], int], bounds: list[int], guess: int) -> int:
+    """The exact value, known to lie in ``bounds`` (``[low, high]``), by null-window searches
+    from a first guess (MTD(f), Plaat's).
 
-    Each search tells whether the value reaches a bound halfway between the two ends; its
-    fail-soft answer may move an end further, and the table keeps what earlier searches
-    learnt. ``bounds`` is narrowed in place: when a search stops, it holds what was proved.
+    Each search tells whether the value reaches a bound at the latest guess; its fail-soft
+    answer moves an end, and is the next guess. Searches that keep moving the same end
+    double their step beyond the answer, so that a guess far from the value costs few
+    searches. The table keeps what earlier searches learnt. ``bounds`` is narrowed in place:
+    when a search stops, it holds what was proved.
     """
+    g = min(max(guess, bounds[0]), bounds[1])
+    step = 1
+    direction = 0
     while bounds[0] < bounds[1]:
-        beta = (bounds[0] + bounds[1] + 1) // 2
+        beta = g + 1 if g == bounds[0] else g
         found = search(-1, beta - 1, beta)
-        if found >= beta:
-            bounds[0] = found
+        moved = 1 if found >= beta else -1
+        if moved == 1:
+            bounds[0] = min(max(bounds[0], found), bounds[1])
         else:
-            bounds[1] = found
+            bounds[1] = max(min(bounds[1], found), bounds[0])
+        step = 2 * step if moved == direction else 1
+        direction = moved
+        g = min(max(found + moved * (step - 1), bounds[0]), bounds[1])
     return bounds[0]
 
 
@@ -1518,6 +1605,7 @@ def solve(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     progress: Callable[[SolveProgress], None] | None = None,
+    best_cards: bool = True,
 ) -> Solution:
     """The card points the attack takes in the remaining tricks with best play on both sides.
 
@@ -1532,7 +1620,9 @@ def solve(
     whole solve: value, best cards and Petit au bout) and ``time_limit`` (seconds) bound it:
     past either, it raises :class:`SearchStopped`, and on Ctrl-C :class:`SearchInterrupted`;
     both hold the interval of the value proved so far (``low``, ``high``). ``progress``, when
-    given, is called between slices with a :class:`SolveProgress`.
+    given, is called between slices with a :class:`SolveProgress`. With ``best_cards``
+    false, only the value is searched: the solution's ``best_cards`` is empty and its
+    ``petit_au_bout`` −1.
 
     >>> from tarot_analysis.rules import load_rules
     >>> rules = load_rules("fft-3")
@@ -1606,7 +1696,25 @@ def solve(
                 progress(SolveProgress(bounds[0] / 2, bounds[1] / 2, int(counters[_NODES])))
 
     try:
-        return _solution(rules, position, search, bounds, in_play, counters)
+        guess = _playout(
+            position.hands_lo,
+            position.hands_hi,
+            position.path,
+            position.trick_len,
+            position.leader,
+            position.attack_mask,
+            players,
+            0,
+            tables.half_points,
+            tables.params,
+            frames,
+            moves,
+            move_keys,
+        )
+        value = _mtdf(search, bounds, int(guess))
+        if not best_cards:
+            return Solution(attack_points=value / 2, best_cards=(), nodes=int(counters[_NODES]))
+        return _solution(rules, position, search, value, in_play, counters)
     except KeyboardInterrupt:
         raise SearchInterrupted(bounds[0] / 2, bounds[1] / 2, int(counters[_NODES])) from None
 
@@ -1615,13 +1723,13 @@ def _solution(
     rules: Rules,
     position: _Position,
     search: Callable[..., int],
-    bounds: list[int],
+    value: int,
     in_play: list[int],
     counters: npt.NDArray[np.int64],
 ) -> Solution:
-    """The value, the best cards and the Petit au bout of ``position`` by ``search``."""
+    """The solution of ``position``, whose value is ``value``: its best cards and Petit au
+    bout by ``search``."""
     tables = engine_rules(rules)
-    value = _bisect(search, bounds)
     seat = position.to_play
     hand = cards.from_mask(int(position.hands_lo[seat]), int(position.hands_hi[seat]))
     candidates = legal_plays(rules, hand, list(position.path[: position.trick_len]))

@@ -186,6 +186,57 @@ def test_solver_agrees_with_minimax_on_random_endgames(preset: str) -> None:
     assert inside_trick > POSITIONS_PER_PRESET // 3
 
 
+@pytest.mark.parametrize("preset", FRENCH_PRESETS)
+def test_the_value_alone_is_the_minimax_value(preset: str) -> None:
+    """Asked for the value alone, the solver gives the minimax's value, no best card and no
+    Petit au bout, and searches no more positions than for the whole solution."""
+    rules = load_rules(preset)
+    rng = random.Random(f"value alone {preset}")
+    for _ in range(60):
+        tricks_left = rng.choice((2, 3, 4) if rules.players < 5 else (2, 3))
+        hands, trick, leader, attack = random_position(rules, rng, tricks_left)
+        expected, _ = minimax(rules, hands, trick, leader, attack)
+        text = [cards.format_cards(hand) for hand in hands]
+        played = [cards.card_name(card) for card in trick]
+        alone = solve(rules, text, leader=leader, attack=attack, trick=played, best_cards=False)
+        whole = solve(rules, text, leader=leader, attack=attack, trick=played)
+        assert round(2 * alone.attack_points) == expected
+        assert alone.best_cards == () and alone.petit_au_bout == -1
+        assert 0 < alone.nodes <= whole.nodes
+
+
+def fail_soft_search(
+    value: int, slack: int, calls: list[tuple[int, int]]
+) -> Callable[[int, int, int], int]:
+    """A search of a position worth ``value``, fail-soft: past the window it answers a bound
+    up to ``slack`` beyond the window, on the side of the value. Each window goes to
+    ``calls``."""
+
+    def search(root_card: int, alpha: int, beta: int) -> int:
+        calls.append((alpha, beta))
+        if value >= beta:
+            return max(beta, value - slack)
+        return min(alpha, value + slack)
+
+    return search
+
+
+@pytest.mark.parametrize("slack", [0, 3, 1000])
+def test_null_windows_from_any_first_guess_find_the_value(slack: int) -> None:
+    """MTD(f) finds the value from any first guess, in or out of the range, and from the
+    exact guess in at most two searches."""
+    for value in range(0, 21):
+        for guess in range(-5, 26):
+            calls: list[tuple[int, int]] = []
+            bounds = [0, 20]
+            search = fail_soft_search(value, slack, calls)
+            assert solver_module._mtdf(search, bounds, guess) == value
+            assert bounds == [value, value]
+            assert all(beta == alpha + 1 for alpha, beta in calls)
+            if guess == value:
+                assert len(calls) <= 2
+
+
 def test_solver_agrees_with_minimax_at_four_tricks_with_five_players() -> None:
     rules = load_rules("fft-5")
     rng = random.Random("solver fft-5 four tricks")
