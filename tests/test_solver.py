@@ -424,6 +424,20 @@ def test_the_solve_command_prints_the_value_and_the_best_cards(
     assert "2 expected" in capsys.readouterr().err
 
 
+def test_the_solve_command_gives_the_value_alone_on_request(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tarot_analysis.cli import main
+
+    hands = ["21 KH", "1 QH", "2 1H", "3 2H"]
+    assert main(["solve", *hands, "--value-only", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["attack_points"] == 19.0 and printed["best_cards"] == []
+    assert main(["solve", *hands, "--value-only"]) == 0
+    out = capsys.readouterr().out
+    assert "The attack takes 19 card points" in out and "Best cards" not in out
+
+
 def test_a_table_too_small_for_the_search_changes_no_value(monkeypatch: pytest.MonkeyPatch) -> None:
     """With two buckets in the table, entries are replaced all the time: values stay exact."""
     monkeypatch.setattr(solver_module, "TABLE_BITS_MIN", 3)
