@@ -639,10 +639,11 @@ def _quick_half_points(
     attack_mask: int,
     half_points: Any,
     least: int,
-) -> tuple[int, np.uint64]:
+) -> tuple[int, np.uint64, int]:
     """Half points the leader's side is sure to take at a trick boundary from the leader's
-    master suit cards, cashed one after the other while it keeps the lead; and those
-    masters, whose ranks the bound depends on (a table entry must keep them).
+    master suit cards, cashed one after the other while it keeps the lead; those masters,
+    whose ranks the bound depends on (a table entry must keep them); and what it is sure to
+    take from the leader's trumps once every other trump is drawn (0 when they cannot be).
 
     In a suit, the leader's cards from the top down to the first card another hand holds are
     masters. Each wins its round as long as no other hand can trump it: a hand holding
@@ -653,6 +654,11 @@ def _quick_half_points(
     points from each card of the other side, as in :func:`_sure_half_points`; they use suit
     cards only, so they are other tricks than the trumps' there. The leader must be free to
     lead: not at the root of a search whose first card is imposed.
+
+    When the leader can draw every other trump so, each of its trumps wins a trick: the
+    masters first, then the others, which no hand can beat any more. Those tricks bring the
+    leader's trumps and at least ``least`` half points from each card of the other side: a
+    bound on the trumps' tricks to take instead of :func:`_sure_half_points`', not besides.
     """
     side = (attack_mask >> leader) & 1
     others = 0
@@ -695,7 +701,11 @@ def _quick_half_points(
             used |= bit
             everyone &= ~bit
             rounds -= 1
-    return sure, used
+    trumps_sure = 0
+    if drawn:
+        trumps = hands_hi[leader] & TRUMPS_HI
+        trumps_sure = half_points_of(ZERO, trumps, half_points) + popcount(trumps) * others * least
+    return sure, used, trumps_sure
 
 
 @njit(inline="always")
@@ -1013,16 +1023,17 @@ def _search(
                         relevant[d, 0] = _relevant_cards(ranks, u_lo)
                 # The quick tricks, when the window is still open and the leader free to lead.
                 if low < b and high > a and low != high and (d > 0 or root_card < 0):
-                    quick, masters = _quick_half_points(
+                    quick, masters, trumps_sure = _quick_half_points(
                         hands_lo, hands_hi, players, node_leader, attack_mask, half_points, least
                     )
                     if (attack_mask >> node_leader) & 1 == 1:
-                        quick_low = acc + sure_attack + quick - swing
+                        quick_low = acc + max(sure_attack, trumps_sure) + quick - swing
                         if quick_low > low:
                             low = quick_low
                             relevant[d, 0] |= masters  # what the bound rests on
                     else:
-                        quick_high = acc + frames[d, _REST] - sure_defence - quick + swing
+                        sure = max(sure_defence, trumps_sure)
+                        quick_high = acc + frames[d, _REST] - sure - quick + swing
                         if quick_high < high:
                             high = quick_high
                             relevant[d, 0] |= masters
