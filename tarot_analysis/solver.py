@@ -615,7 +615,8 @@ def _sure_half_points(
         return 0, 0  # no trump left
     attacking = attack_trumps > defence_trumps
     other = defence_trumps if attacking else attack_trumps
-    above = ZERO if other == ZERO else ~((ONE << np.uint64(highest_bit(other) + 1)) - ONE)
+    # With no trump on the other side, every trump of the side wins the trick it falls in.
+    above = ~ZERO if other == ZERO else ~((ONE << np.uint64(highest_bit(other) + 1)) - ONE)
     masters = (attack_trumps if attacking else defence_trumps) & above
     tricks = 0
     others = 0

@@ -14,6 +14,7 @@ import json
 import random
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from tarot_analysis import cards
@@ -672,3 +673,31 @@ def _whole_hands(rules: Rules) -> list[frozenset[int]]:
 
     masks = deal(rules, 1, 1, threads=1).masks[0]
     return [frozenset(cards.from_mask(int(lo), int(hi))) for lo, hi in masks[: rules.players]]
+
+
+def _masks(hands: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each hand's two mask words, as the search holds them."""
+    words = [cards.to_mask(cards.parse_cards(hand)) for hand in hands]
+    lo = np.array([word[0] for word in words], dtype=np.uint64)
+    hi = np.array([word[1] for word in words], dtype=np.uint64)
+    return lo, hi
+
+
+def test_a_leader_that_draws_every_other_trump_is_sure_of_each_of_its_trumps() -> None:
+    """Three trumps above the only other trump: the leader draws it and wins a trick with
+    each of its trumps (their 5.5 points and at least half a point from each other seat);
+    against three trumps and the Excuse it cannot draw them, and is sure of nothing so."""
+    half_points = engine_rules(load_rules("fft-4")).half_points
+    lo, hi = _masks(["21 20 5 KH", "3 2H 3H 4H", "5H 6H 7H 8H", "1C 2C 3C 4C"])
+    _, _, trumps_sure = solver_module._quick_half_points(lo, hi, 4, 0, 1, half_points, 1)
+    assert trumps_sure == 9 + 1 + 1 + 3 * 3 * 1
+    lo, hi = _masks(["21 20 5 KH", "3 4 6 E", "5H 6H 7H 8H", "1C 2C 3C 4C"])
+    assert solver_module._quick_half_points(lo, hi, 4, 0, 1, half_points, 1)[2] == 0
+
+
+def test_a_side_alone_holding_trumps_is_sure_of_the_tricks_they_fall_in() -> None:
+    """The defence holds no trump: each of the attack's two trumps wins the trick it falls
+    in, bringing at least half a point from each defence card in it."""
+    half_points = engine_rules(load_rules("fft-4")).half_points
+    _, hi = _masks(["2 3 KH", "2H 3H 4H", "5H 6H 7H", "1C 2C 3C"])
+    assert solver_module._sure_half_points(hi, 4, 1, half_points, 1) == (1 + 1 + 2 * 3 * 1, 0)
