@@ -17,10 +17,12 @@ value is exact (MTD(f)): the guess is the value of one play-out in which every s
 first card of its move ordering. At each trick boundary:
 
 - bounds: the attack keeps what it has taken and takes at most every card left; the side
-  holding the highest trump is sure of its trumps above the other side's, and of at least half
-  a point from each of the other side's cards in those tricks; the side on lead is sure of
-  its leader's master suit cards as long as no other hand can trump them (quick tricks, as
-  bridge solvers count them);
+  holding the highest trump is sure of its trumps above the other side's (all of them when
+  the other side has none), and of at least half a point from each of the other side's cards
+  in those tricks; the side of the Excuse keeps it, less half a point, with two tricks or
+  more to play; the side on lead is sure of its leader's master suit cards as long as no
+  other hand can trump them (quick tricks, as bridge solvers count them), and of a trick
+  with each of the leader's trumps when its masters can draw every other trump first;
 - a transposition table, shared by the searches of one solve, keeps bounds and the best card.
   Its key renumbers the cards by rank among those left, so positions that differ only by which
   cards are gone share an entry; and, as in partition search (Ginsberg's, as bridge solvers
@@ -632,6 +634,26 @@ def _sure_half_points(
 
 
 @njit(inline="always")
+def _excuse_kept(hands_hi: Any, players: int, attack_mask: int, half_points: Any, left: int) -> int:
+    """Half points the side holding the Excuse is sure to keep from it at a trick boundary
+    with two tricks or more to play, positive for the attack, negative for the defence: its
+    seat may play it to any trick before the last, and it stays with the side, less the half
+    point owed when the other side wins that trick. Nothing with one trick left (it may
+    change sides then) or no Excuse in the hands.
+
+    The trumps' sure tricks (:func:`_sure_half_points`) count only the other side's cards,
+    so the two add up.
+    """
+    if left < 2 * players:
+        return 0
+    for seat in range(players):
+        if hands_hi[seat] & EXCUSE_HI != ZERO:
+            kept = max(0, half_points[EXCUSE] - EXCUSE_COMPENSATION_HALF)
+            return kept if (attack_mask >> seat) & 1 == 1 else -kept
+    return 0
+
+
+@njit(inline="always")
 def _quick_half_points(
     hands_lo: Any,
     hands_hi: Any,
@@ -1006,8 +1028,15 @@ def _search(
                 sure_attack, sure_defence = _sure_half_points(
                     hands_hi, players, attack_mask, half_points, least
                 )
-                low = acc + sure_attack - swing
-                high = acc + frames[d, _REST] - sure_defence + swing
+                # The Excuse kept adds to the trumps' tricks, not to the quick tricks below
+                # (cashed one after the other, they may leave it only the last trick); its
+                # seat must be free to play it, as for the quick tricks.
+                kept = 0
+                if d > 0 or root_card < 0:
+                    left = frames[d, _LEFT]
+                    kept = _excuse_kept(hands_hi, players, attack_mask, half_points, left)
+                low = acc + sure_attack + max(kept, 0) - swing
+                high = acc + frames[d, _REST] - sure_defence - max(-kept, 0) + swing
                 if store and low < b and high > a:
                     h = _boundary_key(
                         hands_lo, hands_hi, players, node_leader, attack_mask, epoch, node_keys[d]

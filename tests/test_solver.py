@@ -701,3 +701,14 @@ def test_a_side_alone_holding_trumps_is_sure_of_the_tricks_they_fall_in() -> Non
     half_points = engine_rules(load_rules("fft-4")).half_points
     _, hi = _masks(["2 3 KH", "2H 3H 4H", "5H 6H 7H", "1C 2C 3C"])
     assert solver_module._sure_half_points(hi, 4, 1, half_points, 1) == (1 + 1 + 2 * 3 * 1, 0)
+
+
+def test_the_excuse_is_kept_by_its_side_before_the_last_trick() -> None:
+    """Two tricks left or more, the Excuse's side is sure of its 4.5 points less the half
+    point it may owe; with one trick left, of nothing (the Excuse may change sides)."""
+    half_points = engine_rules(load_rules("fft-4")).half_points
+    _, hi = _masks(["E KH", "2H 3H", "4H 5H", "6H 7H"])
+    assert solver_module._excuse_kept(hi, 4, 1, half_points, 8) == 8
+    assert solver_module._excuse_kept(hi, 4, 2, half_points, 8) == -8
+    _, hi = _masks(["E", "2H", "4H", "6H"])
+    assert solver_module._excuse_kept(hi, 4, 1, half_points, 4) == 0
