@@ -115,6 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--time-limit", type=positive_seconds, default=None, metavar="SECONDS",
         help="stop after SECONDS, with the value's interval proved so far",
     )  # fmt: skip
+    solve.add_argument(
+        "--value-only", action="store_true",
+        help="the card points alone, without the best cards (faster on long positions)",
+    )  # fmt: skip
     solve.add_argument("--no-progress", action="store_true", help="no progress line")
     solve.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -1082,6 +1086,7 @@ def _solve(args: argparse.Namespace) -> int:
             solution = solve(
                 rules, args.hands, leader=args.leader, attack=args.attack, trick=trick,
                 max_nodes=args.max_nodes, time_limit=args.time_limit, progress=progress,
+                best_cards=not args.value_only,
             )  # fmt: skip
     except SearchStopped as stop:
         stopped = stop
@@ -1116,12 +1121,16 @@ def _solve(args: argparse.Namespace) -> int:
             f"({stopped.nodes:,} positions searched in {seconds:.3f} s)"
         )
         return 0
+    best = (
+        ""
+        if args.value_only
+        else f"Best cards for seat {to_play}: {' '.join(solution.best_cards)}\n"
+    )
     print(
         f"{header}\n"
         f"The attack takes {solution.attack_points:g} card points in the remaining tricks with "
         f"best play on both sides.\n"
-        f"Best cards for seat {to_play}: {' '.join(solution.best_cards)}\n"
-        f"({solution.nodes:,} positions searched in {seconds:.3f} s)"
+        f"{best}({solution.nodes:,} positions searched in {seconds:.3f} s)"
     )
     return 0
 

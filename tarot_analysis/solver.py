@@ -12,14 +12,17 @@ trick changes sides or goes to that trick's winner, as the rules say (the engine
 left out.
 
 The search is fail-soft alpha-beta over the cards, written with an explicit stack (no
-recursion, so numba's cache keeps it), run with null windows that halve the range of the value
-until it is exact. At each trick boundary:
+recursion, so numba's cache keeps it), run with null windows from a first guess until the
+value is exact (MTD(f)): the guess is the value of one play-out in which every seat plays the
+first card of its move ordering. At each trick boundary:
 
 - bounds: the attack keeps what it has taken and takes at most every card left; the side
-  holding the highest trump is sure of its trumps above the other side's, and of at least half
-  a point from each of the other side's cards in those tricks; the side on lead is sure of
-  its leader's master suit cards as long as no other hand can trump them (quick tricks, as
-  bridge solvers count them);
+  holding the highest trump is sure of its trumps above the other side's (all of them when
+  the other side has none), and of at least half a point from each of the other side's cards
+  in those tricks; the side of the Excuse keeps it, less half a point, with two tricks or
+  more to play; the side on lead is sure of its leader's master suit cards as long as no
+  other hand can trump them (quick tricks, as bridge solvers count them), and of a trick
+  with each of the leader's trumps when its masters can draw every other trump first;
 - a transposition table, shared by the searches of one solve, keeps bounds and the best card.
   Its key renumbers the cards by rank among those left, so positions that differ only by which
   cards are gone share an entry; and, as in partition search (Ginsberg's, as bridge solvers
@@ -614,7 +617,8 @@ def _sure_half_points(
         return 0, 0  # no trump left
     attacking = attack_trumps > defence_trumps
     other = defence_trumps if attacking else attack_trumps
-    above = ZERO if other == ZERO else ~((ONE << np.uint64(highest_bit(other) + 1)) - ONE)
+    # With no trump on the other side, every trump of the side wins the trick it falls in.
+    above = ~ZERO if other == ZERO else ~((ONE << np.uint64(highest_bit(other) + 1)) - ONE)
     masters = (attack_trumps if attacking else defence_trumps) & above
     tricks = 0
     others = 0
@@ -630,6 +634,26 @@ def _sure_half_points(
 
 
 @njit(inline="always")
+def _excuse_kept(hands_hi: Any, players: int, attack_mask: int, half_points: Any, left: int) -> int:
+    """Half points the side holding the Excuse is sure to keep from it at a trick boundary
+    with two tricks or more to play, positive for the attack, negative for the defence: its
+    seat may play it to any trick before the last, and it stays with the side, less the half
+    point owed when the other side wins that trick. Nothing with one trick left (it may
+    change sides then) or no Excuse in the hands.
+
+    The trumps' sure tricks (:func:`_sure_half_points`) count only the other side's cards,
+    so the two add up.
+    """
+    if left < 2 * players:
+        return 0
+    for seat in range(players):
+        if hands_hi[seat] & EXCUSE_HI != ZERO:
+            kept = max(0, half_points[EXCUSE] - EXCUSE_COMPENSATION_HALF)
+            return kept if (attack_mask >> seat) & 1 == 1 else -kept
+    return 0
+
+
+@njit(inline="always")
 def _quick_half_points(
     hands_lo: Any,
     hands_hi: Any,
@@ -638,10 +662,11 @@ def _quick_half_points(
     attack_mask: int,
     half_points: Any,
     least: int,
-) -> tuple[int, np.uint64]:
+) -> tuple[int, np.uint64, int]:
     """Half points the leader's side is sure to take at a trick boundary from the leader's
-    master suit cards, cashed one after the other while it keeps the lead; and those
-    masters, whose ranks the bound depends on (a table entry must keep them).
+    master suit cards, cashed one after the other while it keeps the lead; those masters,
+    whose ranks the bound depends on (a table entry must keep them); and what it is sure to
+    take from the leader's trumps once every other trump is drawn (0 when they cannot be).
 
     In a suit, the leader's cards from the top down to the first card another hand holds are
     masters. Each wins its round as long as no other hand can trump it: a hand holding
@@ -652,6 +677,11 @@ def _quick_half_points(
     points from each card of the other side, as in :func:`_sure_half_points`; they use suit
     cards only, so they are other tricks than the trumps' there. The leader must be free to
     lead: not at the root of a search whose first card is imposed.
+
+    When the leader can draw every other trump so, each of its trumps wins a trick: the
+    masters first, then the others, which no hand can beat any more. Those tricks bring the
+    leader's trumps and at least ``least`` half points from each card of the other side: a
+    bound on the trumps' tricks to take instead of :func:`_sure_half_points`', not besides.
     """
     side = (attack_mask >> leader) & 1
     others = 0
@@ -694,7 +724,11 @@ def _quick_half_points(
             used |= bit
             everyone &= ~bit
             rounds -= 1
-    return sure, used
+    trumps_sure = 0
+    if drawn:
+        trumps = hands_hi[leader] & TRUMPS_HI
+        trumps_sure = half_points_of(ZERO, trumps, half_points) + popcount(trumps) * others * least
+    return sure, used, trumps_sure
 
 
 @njit(inline="always")
@@ -994,8 +1028,15 @@ def _search(
                 sure_attack, sure_defence = _sure_half_points(
                     hands_hi, players, attack_mask, half_points, least
                 )
-                low = acc + sure_attack - swing
-                high = acc + frames[d, _REST] - sure_defence + swing
+                # The Excuse kept adds to the trumps' tricks, not to the quick tricks below
+                # (cashed one after the other, they may leave it only the last trick); its
+                # seat must be free to play it, as for the quick tricks.
+                kept = 0
+                if d > 0 or root_card < 0:
+                    left = frames[d, _LEFT]
+                    kept = _excuse_kept(hands_hi, players, attack_mask, half_points, left)
+                low = acc + sure_attack + max(kept, 0) - swing
+                high = acc + frames[d, _REST] - sure_defence - max(-kept, 0) + swing
                 if store and low < b and high > a:
                     h = _boundary_key(
                         hands_lo, hands_hi, players, node_leader, attack_mask, epoch, node_keys[d]
@@ -1012,16 +1053,17 @@ def _search(
                         relevant[d, 0] = _relevant_cards(ranks, u_lo)
                 # The quick tricks, when the window is still open and the leader free to lead.
                 if low < b and high > a and low != high and (d > 0 or root_card < 0):
-                    quick, masters = _quick_half_points(
+                    quick, masters, trumps_sure = _quick_half_points(
                         hands_lo, hands_hi, players, node_leader, attack_mask, half_points, least
                     )
                     if (attack_mask >> node_leader) & 1 == 1:
-                        quick_low = acc + sure_attack + quick - swing
+                        quick_low = acc + max(sure_attack, trumps_sure) + quick - swing
                         if quick_low > low:
                             low = quick_low
                             relevant[d, 0] |= masters  # what the bound rests on
                     else:
-                        quick_high = acc + frames[d, _REST] - sure_defence - quick + swing
+                        sure = max(sure_defence, trumps_sure)
+                        quick_high = acc + frames[d, _REST] - sure - quick + swing
                         if quick_high < high:
                             high = quick_high
                             relevant[d, 0] |= masters
@@ -1174,6 +1216,82 @@ def _search(
             return result
         d -= 1
         child_value = True
+
+
+@njit(**KERNEL)
+def _playout(
+    hands_lo: Any,
+    hands_hi: Any,
+    path: Any,
+    trick_len: int,
+    leader: int,
+    attack_mask: int,
+    players: int,
+    petit_bonus: int,
+    half_points: Any,
+    p: Any,
+    frames: Any,
+    moves: Any,
+    move_keys: Any,
+) -> int:
+    """Attack half points of one play-out of the position in which every seat plays the first
+    card of its move ordering (see :func:`_ordered_moves`): a first guess of the value,
+    in no way a bound. ``hands_*`` and ``path`` are changed and restored."""
+    left = 0
+    for seat in range(players):
+        left += size(hands_lo[seat], hands_hi[seat])
+    pos = trick_len
+    trick_leader = leader
+    acc = 0
+    d = 0
+    while left > 0:
+        start = trick_len + d - pos
+        seat = (trick_leader + pos) % players
+        is_max = (attack_mask >> seat) & 1 == 1
+        _ordered_moves(
+            hands_lo,
+            hands_hi,
+            path,
+            start,
+            pos,
+            trick_leader,
+            seat,
+            is_max,
+            attack_mask,
+            players,
+            -1,
+            half_points,
+            p,
+            moves,
+            move_keys,
+            0,
+        )
+        card = moves[0, 0]
+        card_lo, card_hi = bit_of(card)
+        hands_lo[seat] &= ~card_lo
+        hands_hi[seat] &= ~card_hi
+        frames[d, _SEAT] = seat
+        frames[d, _CARD] = card
+        path[trick_len + d] = card
+        d += 1
+        left -= 1
+        pos += 1
+        if pos == players:
+            offset = _winner_offset(path, start, players)
+            winner = (trick_leader + offset) % players
+            last = left == 0
+            acc += _trick_half_points(
+                path, start, players, trick_leader, winner, attack_mask, last, half_points, p
+            )
+            if last:
+                acc += _petit_at_last(path, start, players, winner, attack_mask, petit_bonus)
+            trick_leader = winner
+            pos = 0
+    for k in range(d):
+        card_lo, card_hi = bit_of(frames[k, _CARD])
+        hands_lo[frames[k, _SEAT]] |= card_lo
+        hands_hi[frames[k, _SEAT]] |= card_hi
+    return acc
 
 
 class _Table(NamedTuple):
@@ -1473,20 +1591,30 @@ def _run_representative(
     return card
 
 
-def _bisect(search: Callable[[int, int, int], int], bounds: list[int]) -> int:
-    """The exact value, known to lie in ``bounds`` (``[low, high]``), by null-window searches.
+def _mtdf(search: Callable[[int, int, int], int], bounds: list[int], guess: int) -> int:
+    """The exact value, known to lie in ``bounds`` (``[low, high]``), by null-window searches
+    from a first guess (MTD(f), Plaat's).
 
-    Each search tells whether the value reaches a bound halfway between the two ends; its
-    fail-soft answer may move an end further, and the table keeps what earlier searches
-    learnt. ``bounds`` is narrowed in place: when a search stops, it holds what was proved.
+    Each search tells whether the value reaches a bound at the latest guess; its fail-soft
+    answer moves an end, and is the next guess. Searches that keep moving the same end
+    double their step beyond the answer, so that a guess far from the value costs few
+    searches. The table keeps what earlier searches learnt. ``bounds`` is narrowed in place:
+    when a search stops, it holds what was proved.
     """
+    g = min(max(guess, bounds[0]), bounds[1])
+    step = 1
+    direction = 0
     while bounds[0] < bounds[1]:
-        beta = (bounds[0] + bounds[1] + 1) // 2
+        beta = g + 1 if g == bounds[0] else g
         found = search(-1, beta - 1, beta)
-        if found >= beta:
-            bounds[0] = found
+        moved = 1 if found >= beta else -1
+        if moved == 1:
+            bounds[0] = min(max(bounds[0], found), bounds[1])
         else:
-            bounds[1] = found
+            bounds[1] = max(min(bounds[1], found), bounds[0])
+        step = 2 * step if moved == direction else 1
+        direction = moved
+        g = min(max(found + moved * (step - 1), bounds[0]), bounds[1])
     return bounds[0]
 
 
@@ -1518,6 +1646,7 @@ def solve(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     progress: Callable[[SolveProgress], None] | None = None,
+    best_cards: bool = True,
 ) -> Solution:
     """The card points the attack takes in the remaining tricks with best play on both sides.
 
@@ -1532,7 +1661,9 @@ def solve(
     whole solve: value, best cards and Petit au bout) and ``time_limit`` (seconds) bound it:
     past either, it raises :class:`SearchStopped`, and on Ctrl-C :class:`SearchInterrupted`;
     both hold the interval of the value proved so far (``low``, ``high``). ``progress``, when
-    given, is called between slices with a :class:`SolveProgress`.
+    given, is called between slices with a :class:`SolveProgress`. With ``best_cards``
+    false, only the value is searched: the solution's ``best_cards`` is empty and its
+    ``petit_au_bout`` −1.
 
     >>> from tarot_analysis.rules import load_rules
     >>> rules = load_rules("fft-3")
@@ -1606,7 +1737,25 @@ def solve(
                 progress(SolveProgress(bounds[0] / 2, bounds[1] / 2, int(counters[_NODES])))
 
     try:
-        return _solution(rules, position, search, bounds, in_play, counters)
+        guess = _playout(
+            position.hands_lo,
+            position.hands_hi,
+            position.path,
+            position.trick_len,
+            position.leader,
+            position.attack_mask,
+            players,
+            0,
+            tables.half_points,
+            tables.params,
+            frames,
+            moves,
+            move_keys,
+        )
+        value = _mtdf(search, bounds, int(guess))
+        if not best_cards:
+            return Solution(attack_points=value / 2, best_cards=(), nodes=int(counters[_NODES]))
+        return _solution(rules, position, search, value, in_play, counters)
     except KeyboardInterrupt:
         raise SearchInterrupted(bounds[0] / 2, bounds[1] / 2, int(counters[_NODES])) from None
 
@@ -1615,13 +1764,13 @@ def _solution(
     rules: Rules,
     position: _Position,
     search: Callable[..., int],
-    bounds: list[int],
+    value: int,
     in_play: list[int],
     counters: npt.NDArray[np.int64],
 ) -> Solution:
-    """The value, the best cards and the Petit au bout of ``position`` by ``search``."""
+    """The solution of ``position``, whose value is ``value``: its best cards and Petit au
+    bout by ``search``."""
     tables = engine_rules(rules)
-    value = _bisect(search, bounds)
     seat = position.to_play
     hand = cards.from_mask(int(position.hands_lo[seat]), int(position.hands_hi[seat]))
     candidates = legal_plays(rules, hand, list(position.path[: position.trick_len]))

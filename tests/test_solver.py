@@ -14,6 +14,7 @@ import json
 import random
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from tarot_analysis import cards
@@ -185,6 +186,57 @@ def test_solver_agrees_with_minimax_on_random_endgames(preset: str) -> None:
         assert value == expected, f"{preset}: {where} attack {sorted(attack)}"
         assert best == {card for card, v in values.items() if v == expected}, where
     assert inside_trick > POSITIONS_PER_PRESET // 3
+
+
+@pytest.mark.parametrize("preset", FRENCH_PRESETS)
+def test_the_value_alone_is_the_minimax_value(preset: str) -> None:
+    """Asked for the value alone, the solver gives the minimax's value, no best card and no
+    Petit au bout, and searches no more positions than for the whole solution."""
+    rules = load_rules(preset)
+    rng = random.Random(f"value alone {preset}")
+    for _ in range(60):
+        tricks_left = rng.choice((2, 3, 4) if rules.players < 5 else (2, 3))
+        hands, trick, leader, attack = random_position(rules, rng, tricks_left)
+        expected, _ = minimax(rules, hands, trick, leader, attack)
+        text = [cards.format_cards(hand) for hand in hands]
+        played = [cards.card_name(card) for card in trick]
+        alone = solve(rules, text, leader=leader, attack=attack, trick=played, best_cards=False)
+        whole = solve(rules, text, leader=leader, attack=attack, trick=played)
+        assert round(2 * alone.attack_points) == expected
+        assert alone.best_cards == () and alone.petit_au_bout == -1
+        assert 0 < alone.nodes <= whole.nodes
+
+
+def fail_soft_search(
+    value: int, slack: int, calls: list[tuple[int, int]]
+) -> Callable[[int, int, int], int]:
+    """A search of a position worth ``value``, fail-soft: past the window it answers a bound
+    up to ``slack`` beyond the window, on the side of the value. Each window goes to
+    ``calls``."""
+
+    def search(root_card: int, alpha: int, beta: int) -> int:
+        calls.append((alpha, beta))
+        if value >= beta:
+            return max(beta, value - slack)
+        return min(alpha, value + slack)
+
+    return search
+
+
+@pytest.mark.parametrize("slack", [0, 3, 1000])
+def test_null_windows_from_any_first_guess_find_the_value(slack: int) -> None:
+    """MTD(f) finds the value from any first guess, in or out of the range, and from the
+    exact guess in at most two searches."""
+    for value in range(0, 21):
+        for guess in range(-5, 26):
+            calls: list[tuple[int, int]] = []
+            bounds = [0, 20]
+            search = fail_soft_search(value, slack, calls)
+            assert solver_module._mtdf(search, bounds, guess) == value
+            assert bounds == [value, value]
+            assert all(beta == alpha + 1 for alpha, beta in calls)
+            if guess == value:
+                assert len(calls) <= 2
 
 
 def test_solver_agrees_with_minimax_at_four_tricks_with_five_players() -> None:
@@ -372,6 +424,20 @@ def test_the_solve_command_prints_the_value_and_the_best_cards(
     assert "The attack takes 19 card points" in capsys.readouterr().out
     assert main(["solve", "21 KH", "1 QH", "2 1H", "3 2H 4H"]) == 2
     assert "2 expected" in capsys.readouterr().err
+
+
+def test_the_solve_command_gives_the_value_alone_on_request(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tarot_analysis.cli import main
+
+    hands = ["21 KH", "1 QH", "2 1H", "3 2H"]
+    assert main(["solve", *hands, "--value-only", "--json"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["attack_points"] == 19.0 and printed["best_cards"] == []
+    assert main(["solve", *hands, "--value-only"]) == 0
+    out = capsys.readouterr().out
+    assert "The attack takes 19 card points" in out and "Best cards" not in out
 
 
 def test_a_table_too_small_for_the_search_changes_no_value(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -609,3 +675,42 @@ def _whole_hands(rules: Rules) -> list[frozenset[int]]:
 
     masks = deal(rules, 1, 1, threads=1).masks[0]
     return [frozenset(cards.from_mask(int(lo), int(hi))) for lo, hi in masks[: rules.players]]
+
+
+def _masks(hands: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Each hand's two mask words, as the search holds them."""
+    words = [cards.to_mask(cards.parse_cards(hand)) for hand in hands]
+    lo = np.array([word[0] for word in words], dtype=np.uint64)
+    hi = np.array([word[1] for word in words], dtype=np.uint64)
+    return lo, hi
+
+
+def test_a_leader_that_draws_every_other_trump_is_sure_of_each_of_its_trumps() -> None:
+    """Three trumps above the only other trump: the leader draws it and wins a trick with
+    each of its trumps (their 5.5 points and at least half a point from each other seat);
+    against three trumps and the Excuse it cannot draw them, and is sure of nothing so."""
+    half_points = engine_rules(load_rules("fft-4")).half_points
+    lo, hi = _masks(["21 20 5 KH", "3 2H 3H 4H", "5H 6H 7H 8H", "1C 2C 3C 4C"])
+    _, _, trumps_sure = solver_module._quick_half_points(lo, hi, 4, 0, 1, half_points, 1)
+    assert trumps_sure == 9 + 1 + 1 + 3 * 3 * 1
+    lo, hi = _masks(["21 20 5 KH", "3 4 6 E", "5H 6H 7H 8H", "1C 2C 3C 4C"])
+    assert solver_module._quick_half_points(lo, hi, 4, 0, 1, half_points, 1)[2] == 0
+
+
+def test_a_side_alone_holding_trumps_is_sure_of_the_tricks_they_fall_in() -> None:
+    """The defence holds no trump: each of the attack's two trumps wins the trick it falls
+    in, bringing at least half a point from each defence card in it."""
+    half_points = engine_rules(load_rules("fft-4")).half_points
+    _, hi = _masks(["2 3 KH", "2H 3H 4H", "5H 6H 7H", "1C 2C 3C"])
+    assert solver_module._sure_half_points(hi, 4, 1, half_points, 1) == (1 + 1 + 2 * 3 * 1, 0)
+
+
+def test_the_excuse_is_kept_by_its_side_before_the_last_trick() -> None:
+    """Two tricks left or more, the Excuse's side is sure of its 4.5 points less the half
+    point it may owe; with one trick left, of nothing (the Excuse may change sides)."""
+    half_points = engine_rules(load_rules("fft-4")).half_points
+    _, hi = _masks(["E KH", "2H 3H", "4H 5H", "6H 7H"])
+    assert solver_module._excuse_kept(hi, 4, 1, half_points, 8) == 8
+    assert solver_module._excuse_kept(hi, 4, 2, half_points, 8) == -8
+    _, hi = _masks(["E", "2H", "4H", "6H"])
+    assert solver_module._excuse_kept(hi, 4, 1, half_points, 4) == 0
