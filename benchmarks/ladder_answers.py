@@ -53,19 +53,30 @@ def _difference(data: dict[str, Any], bots: str, measure: str, contract: str = "
     return ""
 
 
+def _rate_cells(
+    data: dict[str, Any], bots: list[str], measure: str, contract: str = "", paired: str = ""
+) -> list[str]:
+    """A rate of the compare run for each table of bots, with its interval; beside the
+    baseline's, the paired difference (``paired``: how it is said)."""
+    cells = []
+    for b in bots:
+        row = _summary(data, b, measure, contract)
+        text = f"{_pp(row['value'])} ({_pp(row['ci_low'])}–{_pp(row['ci_high'])})"
+        if b != bots[0]:
+            text += f"; {paired}{_difference(data, b, measure, contract)}"
+        cells.append(text)
+    return cells
+
+
 def auction_rows(data: dict[str, Any], bots: list[str]) -> list[list[str]]:
     """Rows of the table from the compare run: one per measure, a cell per table of bots
     (``bots``, the compare's baseline first)."""
-    deals = int(data["deals"])
-    rows = []
-    cells = []
-    for b in bots:
-        row = _summary(data, b, "redeal_all_passed")
-        text = f"{_pp(row['value'])} ({_pp(row['ci_low'])}–{_pp(row['ci_high'])})"
-        if b != bots[0]:
-            text += f"; {_difference(data, b, 'redeal_all_passed')}"
-        cells.append(text)
-    rows.append([f"deals passed out, of {deals:,}", *cells])
+    rows = [
+        [
+            f"deals passed out, of {int(data['deals']):,}",
+            *_rate_cells(data, bots, "redeal_all_passed"),
+        ]
+    ]
     for contract in CONTRACTS:
         cells = []
         for b in bots:
@@ -74,22 +85,10 @@ def auction_rows(data: dict[str, Any], bots: list[str]) -> list[list[str]]:
             low, high = wilson_interval(bid, played)
             cells.append(f"{_pp(bid / played)} ({_pp(float(low))}–{_pp(float(high))}), {bid:,}")
         rows.append([f"{contract}: share of the deals played, deals", *cells])
-    cells = []
-    for b in bots:
-        row = _summary(data, b, "success", "garde")
-        text = f"{_pp(row['value'])} ({_pp(row['ci_low'])}–{_pp(row['ci_high'])})"
-        if b != bots[0]:
-            text += f"; where both bid it {_difference(data, b, 'success', 'garde')}"
-        cells.append(text)
-    rows.append(["a Garde bid made", *cells])
-    cells = []
-    for b in bots:
-        row = _summary(data, b, "petit_au_bout")
-        text = f"{_pp(row['value'])} ({_pp(row['ci_low'])}–{_pp(row['ci_high'])})"
-        if b != bots[0]:
-            text += f"; {_difference(data, b, 'petit_au_bout')}"
-        cells.append(text)
-    rows.append(["Petit au bout (either side), of deals played", *cells])
+    garde = _rate_cells(data, bots, "success", "garde", "where both bid it ")
+    rows.append(["a Garde bid made", *garde])
+    petit = _rate_cells(data, bots, "petit_au_bout")
+    rows.append(["Petit au bout (either side), of deals played", *petit])
     return rows
 
 

@@ -528,6 +528,23 @@ def parse_cards(text: str, *, size: int | None = None) -> tuple[int, ...]:
     return tuple(cards)
 
 
+def check_each_once(groups: Iterable[tuple[str, Iterable[int]]]) -> None:
+    """Raise :class:`~tarot_analysis.errors.CardError` naming the first card found twice among
+    ``groups`` (a place named, such as ``"seat 1"``, and its cards): twice in one place, or in
+    two places."""
+    seen: dict[int, str] = {}
+    for where, ids in groups:
+        for card in ids:
+            if card in seen:
+                places = (
+                    f"twice in {where}"
+                    if seen[card] == where
+                    else f"both in {seen[card]} and in {where}"
+                )
+                raise CardError(f"card {card_name(card)!r} is {places}")
+            seen[card] = where
+
+
 def format_cards(cards: Iterable[int]) -> str:
     """``cards`` in the notation, in canonical order (see ``display_sorted``).
 

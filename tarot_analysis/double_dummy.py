@@ -154,7 +154,7 @@ def _checked_hands(rules: Rules, hands: Sequence[str]) -> list[str]:
         raise TarotInputError(
             f"{rules.name} needs {rules.players} hands and the dog, got {len(hands)} groups"
         )
-    seen: dict[int, str] = {}
+    groups = []
     for group, text in enumerate(hands):
         where = f"seat {group}" if group < rules.players else "the dog"
         try:
@@ -164,13 +164,8 @@ def _checked_hands(rules: Rules, hands: Sequence[str]) -> list[str]:
         expected = rules.hand_size if group < rules.players else rules.dog_size
         if len(held) != expected:
             raise TarotInputError(f"{where} holds {len(held)} cards, {expected} expected")
-        for card in held:
-            if card in seen:
-                places = f"twice in {where}" if seen[card] == where else (
-                    f"both in {seen[card]} and in {where}"
-                )  # fmt: skip
-                raise TarotInputError(f"card {cards.card_name(card)!r} is {places}")
-            seen[card] = where
+        groups.append((where, held))
+    cards.check_each_once(groups)
     return list(hands)
 
 

@@ -1493,15 +1493,7 @@ def _position(
             f"a trick in progress holds at most {players - 1} cards, got {len(trick)}"
         )
     played = [_card_of(card, f"trick card {k + 1}") for k, card in enumerate(trick)]
-    seen: dict[int, str] = {}
-    for where, ids in [*((f"seat {s}", h) for s, h in enumerate(held)), ("the trick", played)]:
-        for card in ids:
-            if card in seen:
-                places = f"twice in {where}" if seen[card] == where else (
-                    f"both in {seen[card]} and in {where}"
-                )  # fmt: skip
-                raise TarotInputError(f"card {cards.card_name(card)!r} is {places}")
-            seen[card] = where
+    cards.check_each_once([*((f"seat {s}", h) for s, h in enumerate(held)), ("the trick", played)])
     already = {(first + k) % players for k in range(len(played))}
     tricks_left = len(held[(first + len(played)) % players])
     for seat, hand in enumerate(held):
