@@ -28,7 +28,7 @@ WITHOUT_COMPILED_CODE = frozenset(
         "double_dummy.py",
         "ecart.py",
         "env.py",
-        "guidance.py",
+        "guidance",
         "memory.py",
         "odds.py",
         "one_hand.py",
