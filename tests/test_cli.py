@@ -14,7 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from tarot_analysis import __version__
-from tarot_analysis.cli import EXIT_USAGE, TITLES, main
+from tarot_analysis.cli import EXIT_USAGE, main
+from tarot_analysis.commands.hands import TITLES
 from tarot_analysis.deal import deal
 from tarot_analysis.features import FEATURES, features_frame
 from tarot_analysis.rules import list_presets, load_rules, rules_to_toml
