@@ -276,6 +276,29 @@ def test_version_and_help_return_zero(capsys: pytest.CaptureFixture[str]) -> Non
     assert "--deals" in out
 
 
+def test_every_command_module_is_listed_and_sets_the_handler_main_calls() -> None:
+    # One way to add a command: a module of tarot_analysis.commands listed in COMMANDS, whose
+    # add_parser sets the handler of each command it adds.
+    import argparse
+    import pkgutil
+
+    from tarot_analysis import commands
+    from tarot_analysis.cli import COMMANDS
+
+    listed = {module.__name__ for module in COMMANDS}
+    found = {f"{commands.__name__}.{info.name}" for info in pkgutil.iter_modules(commands.__path__)}
+    assert found and found <= listed, found - listed
+    added = []
+    for module in COMMANDS:
+        subparsers = argparse.ArgumentParser().add_subparsers()
+        module.add_parser(subparsers)
+        assert subparsers.choices, module.__name__
+        for name, parser in subparsers.choices.items():
+            assert callable(parser.get_default("handler")), name
+            added.append(name)
+    assert len(added) == len(set(added)) == len(COMMANDS) + 1  # dd_command adds two
+
+
 # A folder no process may write in, even as root: /proc takes no files, and nothing can be
 # created under /sys.
 UNWRITABLE = [
