@@ -22,6 +22,7 @@ WITHOUT_COMPILED_CODE = frozenset(
     {
         "arguments.py",
         "cli.py",
+        "commands",
         "compare.py",
         "dd_bound.py",
         "dd_command.py",

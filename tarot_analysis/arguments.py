@@ -1,8 +1,8 @@
 """What the commands share on their command lines: the parser, its exit status and the types.
 
-The ``tarot-analysis`` command (:mod:`tarot_analysis.cli`) and the commands that add their own
-subparser (``report``, ``compare``) read their arguments with these, so that a mistake in any
-of them ends in the same one line.
+The ``tarot-analysis`` command (:mod:`tarot_analysis.cli`) and its commands, each of which adds
+its own subparser (:mod:`tarot_analysis.commands`, ``report``, ``compare``, ``dd``), read their
+arguments with these, so that a mistake in any of them ends in the same one line.
 """
 
 from __future__ import annotations

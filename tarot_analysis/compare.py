@@ -695,7 +695,8 @@ def _welch_difference(base: _PerDeal, item: _PerDeal, z: float) -> dict[str, Any
 
 
 def add_parser(subparsers: Any) -> None:
-    """Add the ``compare`` command to the subcommands of the ``tarot-analysis`` parser.
+    """Add the ``compare`` command to the subcommands of the ``tarot-analysis`` parser, with
+    :func:`run_command` as its handler (as :mod:`tarot_analysis.commands` describes).
 
     ``subparsers`` is what ``ArgumentParser.add_subparsers`` returned.
     """
@@ -741,6 +742,7 @@ def add_parser(subparsers: Any) -> None:
     )
     compare.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_cluster_options(compare)
+    compare.set_defaults(handler=run_command)
 
 
 def run_command(args: argparse.Namespace) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 from tarot_analysis.arguments import add_run_options, positive, positive_seconds, seed
 from tarot_analysis.cluster import add_cluster_options, dask_client
 
-__all__ = ["add_parsers", "run_bound_command", "run_dd_command"]
+__all__ = ["add_parser", "run_bound_command", "run_dd_command"]
 
 _LATE_START = (
     "--after-tricks T plays the first T tricks with the heuristic at every seat (the deal's "
@@ -20,8 +20,9 @@ _LATE_START = (
 )
 
 
-def add_parsers(commands: Any) -> None:
-    """Add ``dd`` and ``dd-bound`` to the subparsers of the command line."""
+def add_parser(commands: Any) -> None:
+    """Add ``dd`` and ``dd-bound`` to the subparsers of the command line, with
+    :func:`run_dd_command` and :func:`run_bound_command` as their handlers."""
     dd = commands.add_parser(
         "dd",
         help="a deal's double-dummy table: each seat as taker, with every card seen",
@@ -55,6 +56,7 @@ def add_parsers(commands: Any) -> None:
         help="each seat's solve stops after SECONDS, with the interval proved",
     )  # fmt: skip
     dd.add_argument("--json", action="store_true", help="print one JSON object")
+    dd.set_defaults(handler=run_dd_command)
     _add_bound_parser(commands)
 
 
@@ -83,6 +85,7 @@ def _add_bound_parser(commands: Any) -> None:
     bound.add_argument("--contract", default="garde", help="the contract taken (default garde)")
     bound.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     add_cluster_options(bound)
+    bound.set_defaults(handler=run_bound_command)
 
 
 def _points(row: Any) -> str:

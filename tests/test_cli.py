@@ -14,7 +14,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from tarot_analysis import __version__
-from tarot_analysis.cli import EXIT_USAGE, TITLES, main
+from tarot_analysis.cli import EXIT_USAGE, main
+from tarot_analysis.commands.hands import TITLES
 from tarot_analysis.deal import deal
 from tarot_analysis.features import FEATURES, features_frame
 from tarot_analysis.rules import list_presets, load_rules, rules_to_toml
@@ -273,6 +274,29 @@ def test_version_and_help_return_zero(capsys: pytest.CaptureFixture[str]) -> Non
     status, out, _ = run(capsys, "hands", "--help")
     assert status == 0
     assert "--deals" in out
+
+
+def test_every_command_module_is_listed_and_sets_the_handler_main_calls() -> None:
+    # One way to add a command: a module of tarot_analysis.commands listed in COMMANDS, whose
+    # add_parser sets the handler of each command it adds.
+    import argparse
+    import pkgutil
+
+    from tarot_analysis import commands
+    from tarot_analysis.cli import COMMANDS
+
+    listed = {module.__name__ for module in COMMANDS}
+    found = {f"{commands.__name__}.{info.name}" for info in pkgutil.iter_modules(commands.__path__)}
+    assert found and found <= listed, found - listed
+    added = []
+    for module in COMMANDS:
+        subparsers = argparse.ArgumentParser().add_subparsers()
+        module.add_parser(subparsers)
+        assert subparsers.choices, module.__name__
+        for name, parser in subparsers.choices.items():
+            assert callable(parser.get_default("handler")), name
+            added.append(name)
+    assert len(added) == len(set(added)) == len(COMMANDS) + 1  # dd_command adds two
 
 
 # A folder no process may write in, even as root: /proc takes no files, and nothing can be

@@ -39,7 +39,7 @@ RUNNERS = frozenset({"simulate", "runner", "cluster"})
 #: The analyses written over the table and the runners.
 ANALYSES = frozenset({"compare", "ecart", "guidance", "hand_stats", "one_hand", "training"})
 #: The faces: what people read and type.
-FACES = frozenset({"cli", "report", "plots"})
+FACES = frozenset({"cli", "commands", "report", "plots"})
 #: The one module allowed to import the command line (``python -m tarot_analysis``), if any.
 ENTRY_POINT = "__main__"
 

@@ -18,7 +18,8 @@ __all__ = ["add_parser", "run_command"]
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
-    """Add the ``report`` command to the subparsers of the ``tarot-analysis`` command line."""
+    """Add the ``report`` command to the subparsers of the ``tarot-analysis`` command line,
+    with :func:`run_command` as its handler."""
     report = subparsers.add_parser(
         "report",
         help="one self-contained HTML report: hand statistics, contracts and bidding guidance",
@@ -48,11 +49,13 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     report.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_cluster_options(report)
+    report.set_defaults(handler=run_command)
     return report
 
 
 def run_command(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis report``: build the report, print its path and how long it took."""
+    args.kept = f"the runs finished so far are kept in {args.data}; the same command goes on"
     started = time.perf_counter()
     with (
         dask_client(args.scheduler, args.workers) as client,
