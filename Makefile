@@ -73,8 +73,8 @@ lint: setup
 test: lint browser
 	$(BIN)/pytest -n 2
 
-# The suite without the tests marked slow (pyproject.toml), for the edit-and-test loop: under
-# two minutes on two cores once the compiled code is cached (CONTRIBUTING.md). No lint.
+# The suite without the tests marked slow (pyproject.toml), for the edit-and-test loop: about
+# a minute on two cores once the compiled code is cached (CONTRIBUTING.md). No lint.
 test-fast: setup
 	$(BIN)/pytest -n 2 -m "not slow"
 
