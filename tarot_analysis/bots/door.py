@@ -47,7 +47,6 @@ from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import N_SUIT_CARDS, ONE, ZERO, lowest, size
 from tarot_analysis.engine.core import ecart_sets, poignee_level
 from tarot_analysis.engine.state import (
-    ANNOUNCE_CHELEM,
     BID,
     BID_0,
     CALL,
@@ -66,7 +65,6 @@ from tarot_analysis.engine.state import (
     S_KIND,
     S_PASSER,
     S_POIGNEES,
-    S_TAKER,
     S_TRICK_CARDS,
     S_VIEW,
     S_VOIDS,
@@ -167,33 +165,22 @@ def decide_rules(m: Any, s: Any, seat: int, bot: Any, p: Any, rng: Any, plan: An
             s[S_TRICK_CARDS : S_TRICK_CARDS + MAX_SEATS], m[M_PLAYED : M_PLAYED + 2],
             s[S_VOIDS : S_VOIDS + MAX_SEATS], s[S_POIGNEES : S_POIGNEES + MAX_SEATS], p,
         )  # fmt: skip
+    if kind == ECART:
+        return _ecart_card(lo, hi, s[S_ECART_LEFT], bot, p, rng, plan)
+    if not by_chance:
+        return heuristic.action(m, s, seat, bot[B_SHIFT_0 : B_SHIFT_0 + N_BID_SHIFTS], p)
     if kind == BID:
         best = s[S_CONTRACT]
-        if by_chance:
-            contract = random_bot.bid(seat, lo, hi, best, p[R.N_CONTRACTS], rng)
-        else:
-            shifts = bot[B_SHIFT_0 : B_SHIFT_0 + N_BID_SHIFTS]
-            contract = heuristic.bid(seat, lo, hi, best, p, shifts)
+        contract = random_bot.bid(seat, lo, hi, best, p[R.N_CONTRACTS], rng)
         # Any contract not above the best, or from the seat that must pass, is a pass.
         if contract > best and seat != s[S_PASSER]:
             return BID_0 + contract
         return PASS
     if kind == CALL:
-        candidates = call_now(m, s, p)
-        if by_chance:
-            return random_bot.pick(candidates, ZERO, rng)
-        return heuristic.call(lo, hi, candidates, p)
-    if kind == ECART:
-        return _ecart_card(lo, hi, s[S_ECART_LEFT], bot, p, rng, plan)
+        return random_bot.pick(call_now(m, s, p), ZERO, rng)
     if kind == POIGNEE:
         held = poignee_level(hi, p)
-        if by_chance:
-            level = random_bot.poignee(held, rng)
-        else:
-            level = heuristic.poignee(seat, lo, hi, held, seat == s[S_TAKER], p)
-        return SHOW_0 + min(level, held)
-    if not by_chance and heuristic.chelem(lo, hi, p):
-        return ANNOUNCE_CHELEM
+        return SHOW_0 + min(random_bot.poignee(held, rng), held)
     return NO_CHELEM
 
 

@@ -69,6 +69,7 @@ from tarot_analysis.engine.cardsets import (
     lowest,
     size,
 )
+from tarot_analysis.engine.core import poignee_level
 
 __all__ = [
     "bid",
@@ -319,6 +320,30 @@ def poignee(
     if is_taker or level_held >= 2:
         return level_held
     return 0
+
+
+@njit(**KERNEL)
+def action(m: Any, s: Any, seat: int, shifts: Any, p: Any) -> int:
+    """The heuristic's action, in the engine's numbering, at a bid, a call, a poignée or the
+    chelem of the state ``(m, s)`` for ``seat``, the seat to act; ``shifts`` moves its bidding
+    thresholds (:func:`contract_level`). A contract not above the best bid, or from the seat
+    that must pass, is a pass."""
+    kind = s[_state.S_KIND]
+    lo = m[_state.M_HANDS + 2 * seat]
+    hi = m[_state.M_HANDS + 2 * seat + 1]
+    if kind == _state.BID:
+        best = s[_state.S_CONTRACT]
+        contract = bid(seat, lo, hi, best, p, shifts)
+        if contract > best and seat != s[_state.S_PASSER]:
+            return _state.BID_0 + contract
+        return _state.PASS
+    if kind == _state.CALL:
+        return call(lo, hi, _state.call_now(m, s, p), p)
+    if kind == _state.POIGNEE:
+        held = poignee_level(hi, p)
+        level = poignee(seat, lo, hi, held, seat == s[_state.S_TAKER], p)
+        return _state.SHOW_0 + min(level, held)
+    return _state.ANNOUNCE_CHELEM if chelem(lo, hi, p) else _state.NO_CHELEM
 
 
 @njit(**KERNEL)

@@ -141,16 +141,12 @@ from tarot_analysis.engine.state import (
     S_VIEW,
     S_VOIDS,
     SHOW_0,
-    announce_chelem,
     apply,
     bid,
-    call,
-    call_now,
     discard,
     legal_cards_now,
     legal_mask,
     play_card,
-    show_poignee,
     start,
 )
 from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
@@ -596,7 +592,7 @@ def _learned_misfit(s: Any, me: int, p: Any, half: Any, ws: Workspace) -> int:
         seat = w[S_ACTOR]
         said = s[S_BIDS + seat]
         if seat != me and seat != s[S_PASSER]:
-            action = _learned(m, w, seat, _heuristic_action(m, w, seat, p), p, half, ws)
+            action = _learned(m, w, seat, heuristic.action(m, w, seat, _NO_SHIFTS, p), p, half, ws)
             misfit += abs((-1 if action == PASS else action - BID_0) - said)
         bid(m, w, said, p, half)
     return misfit
@@ -828,14 +824,7 @@ def _play_to_end(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) 
         seat = s[S_ACTOR]
         lo = m[M_HANDS + 2 * seat]
         hi = m[M_HANDS + 2 * seat + 1]
-        if ws.bot[B_DEPTH] > 0 and ws.bot[B_LEARNS] >> kind & 1 and kind != ECART:
-            action = _learned(m, s, seat, _heuristic_action(m, s, seat, p), p, half, ws)
-            apply(m, s, action, p, half)
-        elif kind == BID:
-            bid(m, s, heuristic.bid(seat, lo, hi, s[S_CONTRACT], p, _NO_SHIFTS), p, half)
-        elif kind == CALL:
-            call(m, s, heuristic.call(lo, hi, call_now(m, s, p), p), p, half)
-        elif kind == ECART:
+        if kind == ECART:
             free_lo, free_hi, forced_lo, forced_hi = ecart_sets(lo, hi, p)
             count = s[S_ECART_LEFT]
             free = size(free_lo, free_hi)
@@ -853,34 +842,15 @@ def _play_to_end(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) 
                     card = N_SUIT_CARDS + trailing_zeros(out_hi)
                     out_hi &= out_hi - ONE
                 discard(m, s, card, p, half)
-        elif kind == POIGNEE:
-            held = poignee_level(hi, p)
-            level = heuristic.poignee(seat, lo, hi, held, seat == s[S_TAKER], p)
-            show_poignee(m, s, min(level, held), p, half)
-        else:
-            announce_chelem(m, s, heuristic.chelem(lo, hi, p), p)
+            continue
+        action = heuristic.action(m, s, seat, _NO_SHIFTS, p)
+        if ws.bot[B_DEPTH] > 0:
+            action = _learned(m, s, seat, action, p, half, ws)
+        apply(m, s, action, p, half)
     if s[S_KIND] == OVER and not p[R.TAROCCO]:
         seat_scores(ws.out, ws.poignees, ws.scoring, ws.scores)
         return ws.scores[me]
     return _play_out(me, double_dummy, p, half, ws)
-
-
-@njit(**KERNEL)
-def _heuristic_action(m: Any, s: Any, seat: int, p: Any) -> int:
-    """The heuristic's action at a bid, a call, a poignée or the chelem of a world, in the
-    engine's numbering."""
-    kind = s[S_KIND]
-    lo = m[M_HANDS + 2 * seat]
-    hi = m[M_HANDS + 2 * seat + 1]
-    if kind == BID:
-        contract = heuristic.bid(seat, lo, hi, s[S_CONTRACT], p, _NO_SHIFTS)
-        return BID_0 + contract if contract > s[S_CONTRACT] and seat != s[S_PASSER] else PASS
-    if kind == CALL:
-        return heuristic.call(lo, hi, call_now(m, s, p), p)
-    if kind == POIGNEE:
-        held = poignee_level(hi, p)
-        return SHOW_0 + min(heuristic.poignee(seat, lo, hi, held, seat == s[S_TAKER], p), held)
-    return ANNOUNCE_CHELEM if heuristic.chelem(lo, hi, p) else NO_CHELEM
 
 
 @njit(**KERNEL)
