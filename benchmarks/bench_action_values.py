@@ -17,7 +17,7 @@ import numpy as np
 
 from tarot_analysis.bots.pimc import action_values, choose_action
 from tarot_analysis.engine.game import GameState
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
 
 
 def decisions(name: str, count: int, seed: int) -> list[GameState]:

@@ -23,12 +23,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from tarot_analysis import __version__, cards
-from tarot_analysis.deal import deal_features
+from tarot_analysis import __version__
+from tarot_analysis.deals.deal import deal_features
+from tarot_analysis.deals.features import FEATURES, N_FEATURES
 from tarot_analysis.engine.params import engine_rules
-from tarot_analysis.features import FEATURES, N_FEATURES
-from tarot_analysis.rules import Rules, load_rules
-from tarot_analysis.simulate import default_threads
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.runs.simulate import default_threads
 
 
 def best_rate(run: Callable[[], object], deals: int, repeat: int) -> float:

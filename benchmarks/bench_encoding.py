@@ -26,12 +26,12 @@ import numpy as np
 from numba import njit
 
 from tarot_analysis import __version__
-from tarot_analysis.deal import deal
+from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.encoding import encode_into, encoding_size
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.params import engine_rules
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
 
 
 @njit(cache=True)

@@ -20,8 +20,8 @@ import numpy as np
 
 from tarot_analysis import __version__
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
-from tarot_analysis.play import play
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.table.play import play
 
 REDEAL = OUTCOME_COLUMNS.index("redeal")
 

@@ -22,9 +22,9 @@ import numpy as np
 from tarot_analysis import __version__
 from tarot_analysis.bots import BOTS
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
-from tarot_analysis.play import play
-from tarot_analysis.rules import Rules, load_rules
-from tarot_analysis.simulate import default_threads
+from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.runs.simulate import default_threads
+from tarot_analysis.table.play import play
 
 REDEAL = OUTCOME_COLUMNS.index("redeal")
 

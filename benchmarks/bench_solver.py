@@ -35,10 +35,11 @@ from typing import Any
 
 import numpy as np
 
-from tarot_analysis import __version__, cards, solver
-from tarot_analysis.play import play
-from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis import __version__, solver
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.solver import legal_plays, trick_winner
+from tarot_analysis.table.play import play
 
 TRICKS_LEFT = (4, 6, 8, 10)
 MAX_NODES = 20_000_000

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pyarrow as pa
 
-from tarot_analysis.runner import RunSpec, _checked, _Unfit, chunk_path, run
+from tarot_analysis.runs.runner import RunSpec, _checked, _Unfit, chunk_path, run
 
 SPEC = RunSpec(
     kind="flips", rules="fft-4", bots=("heuristic",), seed=1, deals=4000, chunk_size=2000

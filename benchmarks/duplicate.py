@@ -30,9 +30,9 @@ from scipy import stats
 
 from tarot_analysis import __version__
 from tarot_analysis.engine.scoring import score_outcomes
-from tarot_analysis.play import play
-from tarot_analysis.python_bots import bot_name
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.table.play import play
+from tarot_analysis.table.python_bots import bot_name
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def duplicate(
     keep_per_deal: bool = False,
 ) -> DuplicateResult:
     """Play the duplicate match of ``bot_a`` against ``bot_b`` on ``deals`` deals; each a
-    compiled bot's name or a bot written in Python (:mod:`tarot_analysis.python_bots`)."""
+    compiled bot's name or a bot written in Python (:mod:`tarot_analysis.table.python_bots`)."""
     rules = load_rules(rules_name)
     players = rules.players
     started = time.perf_counter()

@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy import stats
 
-from tarot_analysis.runner import read_dataset
+from tarot_analysis.runs.runner import read_dataset
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
 BANDS = ((-999, 39, "below 40"), (40, 45, "40–45"), (46, 55, "46–55"), (56, 999, "56 and more"))

@@ -7,8 +7,8 @@
 --mode auction --json`` (the same deals under each table of bots, the first the baseline):
 the share of deals passed out, each contract's share of the deals played, how often a Garde
 bid makes and the Petit au bout, each with its interval and, beside the baseline, the paired
-difference (:mod:`tarot_analysis.compare`). ``--data``: a folder holding guidance runs of the
-same rules and seed under each table of bots (``guidance-<rules>-<bots>-seed<S>-<N>``, as the
+difference (:mod:`tarot_analysis.analyses.compare`). ``--data``: a folder holding guidance runs of
+the same rules and seed under each table of bots (``guidance-<rules>-<bots>-seed<S>-<N>``, as the
 report reads them, :mod:`tarot_analysis.report.ladder`): each run's fitted thresholds with
 their bootstrap intervals and its best contract by band of Chavey count with the runner-up.
 """
@@ -20,9 +20,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tarot_analysis.guidance import thresholds
+from tarot_analysis.analyses.guidance import thresholds
+from tarot_analysis.game.rules import load_rules
 from tarot_analysis.report.ladder import _finished, guidance_rungs, rung
-from tarot_analysis.rules import load_rules
 from tarot_analysis.stats import wilson_interval
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")

@@ -33,10 +33,9 @@ data_dir = "data"  # relative to the repository's root, as for `make run`
 # %matplotlib inline
 from pathlib import Path
 
-from tarot_analysis import plots
-from tarot_analysis.guidance import compare_evaluators, guidance_tables, run_guidance
-from tarot_analysis.report import GUIDANCE_CHUNK_SIZE, guidance_folder
-from tarot_analysis.rules import load_rules
+from tarot_analysis.analyses.guidance import compare_evaluators, guidance_tables, run_guidance
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.report import GUIDANCE_CHUNK_SIZE, guidance_folder, plots
 
 # A relative folder is taken from the repository's root, wherever the notebook runs from.
 here = Path.cwd().resolve()

@@ -26,10 +26,10 @@ bots = "heuristic"  # at every seat, as in the strategy report
 
 # %%
 # %matplotlib inline
-from tarot_analysis import plots
-from tarot_analysis.counterfactual import play_every_contract
-from tarot_analysis.play import play
-from tarot_analysis.rules import load_rules
+from tarot_analysis.analyses.counterfactual import play_every_contract
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.report import plots
+from tarot_analysis.table.play import play
 
 rules = load_rules(rules_name)
 auction = play(rules, deals, bots=bots, seed=seed)

@@ -27,9 +27,9 @@ presets = ["fft-3", "fft-4", "fft-5", "six-king-queen"]
 # %matplotlib inline
 import pandas as pd
 
-from tarot_analysis import plots
-from tarot_analysis.hand_stats import run_hands
-from tarot_analysis.rules import load_rules
+from tarot_analysis.deals.hand_stats import run_hands
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.report import plots
 
 stats = {name: run_hands(load_rules(name), deals, seed) for name in presets}
 across = f"{', '.join(stats)} · deal only, no bots · {deals:,} deals each"

@@ -31,11 +31,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from tarot_analysis import plots
-from tarot_analysis.compare import compare_variants
-from tarot_analysis.hand_stats import run_hands
-from tarot_analysis.rules import load_rules
-from tarot_analysis.tarocco import play_tarocco_run
+from tarot_analysis.analyses.compare import compare_variants
+from tarot_analysis.deals.hand_stats import run_hands
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.report import plots
+from tarot_analysis.table.tarocco import play_tarocco_run
 
 # A relative folder is taken from the repository's root, wherever the notebook runs from.
 here = Path.cwd().resolve()

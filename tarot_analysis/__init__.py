@@ -13,32 +13,80 @@ try:
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0.0.0"
 
-__all__ = ["__version__"]
+#: The functions and records a user calls, by the module that holds each. The house's folders,
+#: from the ground up: ``game`` (cards and rules), ``runs`` (chunks, resumable folders, Dask),
+#: ``deals`` (what the cards alone decide), ``engine`` (a deal as a state that steps),
+#: ``solver`` (double dummy), ``bots``, ``table`` (bots seated, deals played), ``learning``,
+#: ``analyses``, ``report`` and ``cli``. Each is imported on first use, so that importing the
+#: package (and ``tarot-analysis --help``) compiles and loads nothing.
+PUBLIC: dict[str, str] = {
+    "load_rules": "game.rules",
+    "list_presets": "game.rules",
+    "format_rules": "game.rules",
+    "Rules": "game.rules",
+    "deal": "deals.deal",
+    "run_hands": "deals.hand_stats",
+    "hand_odds": "deals.odds",
+    "play": "table.play",
+    "play_given": "table.play",
+    "replay": "table.play",
+    "solve": "solver",
+    "play_every_contract": "analyses.counterfactual",
+    "run_guidance": "analyses.guidance",
+    "compare_variants": "analyses.compare",
+    "analyse_hand": "analyses.one_hand",
+    "ecart_advice": "analyses.ecart",
+    "dd_table": "analyses.double_dummy",
+    "run_bound": "analyses.dd_bound",
+    "build_report": "report",
+    "TarotInputError": "errors",
+}
 
-#: Modules and packages that hold no compiled code and that no compiled code imports: the
-#: command line, the report, charts and the analyses written over the runners. A change in them
-#: keeps the compiled kernels (a test checks both conditions on every module).
+__all__ = ["__version__", *PUBLIC]
+
+
+def __getattr__(name: str) -> object:
+    """The public functions, imported from their modules on first use."""
+    if name not in PUBLIC:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib import import_module
+
+    value = getattr(import_module(f"{__name__}.{PUBLIC[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(PUBLIC))
+
+
+#: Folders and modules (paths under the package) that hold no compiled code and that no
+#: compiled code imports: the command line, the report and charts, the analyses written over the
+#: runners. A change in them keeps the compiled kernels (a test checks both conditions).
 WITHOUT_COMPILED_CODE = frozenset(
     {
-        "arguments.py",
-        "cli.py",
-        "commands",
-        "compare.py",
-        "dd_bound.py",
-        "dd_command.py",
-        "double_dummy.py",
-        "ecart.py",
-        "env.py",
-        "guidance",
-        "memory.py",
-        "odds.py",
-        "one_hand.py",
-        "plots.py",
-        "replay.py",
+        "analyses/compare.py",
+        "analyses/dd_bound.py",
+        "analyses/double_dummy.py",
+        "analyses/ecart.py",
+        "analyses/guidance",
+        "analyses/one_hand.py",
+        "analyses/replay.py",
+        "cli",
+        "deals/odds.py",
+        "learning/training.py",
         "report",
-        "training.py",
+        "runs/memory.py",
+        "table/env.py",
     }
 )
+
+
+def left_out_of_the_digest(relative: Path) -> bool:
+    """Whether a source file (its path under the package) is one of :data:`WITHOUT_COMPILED_CODE`
+    or inside one of its folders."""
+    parts = relative.as_posix().split("/")
+    return any("/".join(parts[:end]) in WITHOUT_COMPILED_CODE for end in range(1, len(parts) + 1))
 
 
 def _use_numba_cache_of_this_source() -> None:
@@ -55,7 +103,7 @@ def _use_numba_cache_of_this_source() -> None:
     root = Path(__file__).parent
     digest = hashlib.sha256(__version__.encode())
     for path in sorted(root.rglob("*.py")):
-        if path.relative_to(root).parts[0] in WITHOUT_COMPILED_CODE:
+        if left_out_of_the_digest(path.relative_to(root)):
             continue
         digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())

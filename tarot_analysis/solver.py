@@ -37,7 +37,7 @@ separates (same suit, next in rank, same points) are tried once. The best cards 
 cards whose null-window search reaches the value; the Petit au bout is read from one principal
 variation played out card by card.
 
->>> from tarot_analysis.rules import load_rules
+>>> from tarot_analysis.game.rules import load_rules
 >>> solution = solve(load_rules("fft-4"), ["21 KH", "1 QH", "2 1H", "3 2H"], leader=0, attack={0})
 >>> solution.attack_points, solution.best_cards
 (19.0, ('21', 'KH'))
@@ -55,7 +55,6 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from tarot_analysis import cards
 from tarot_analysis._jit import KERNEL, leading_zeros, popcount, trailing_zeros
 from tarot_analysis.engine.cardsets import (
     EXCUSE,
@@ -86,7 +85,8 @@ from tarot_analysis.engine.core import excuse_last_trick_side, legal_cards
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.engine.state import MAX_SEATS
 from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
-from tarot_analysis.rules import Rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules
 
 __all__ = [
     "DoubleDummy",
@@ -1541,7 +1541,7 @@ def _check_trick(rules: Rules, held: list[tuple[int, ...]], leader: int, played:
 def legal_plays(rules: Rules, hand: Iterable[int], trick: Sequence[int]) -> list[int]:
     """The cards of ``hand`` (ids) that may be played to ``trick`` (ids, in play order).
 
-    >>> from tarot_analysis.rules import load_rules
+    >>> from tarot_analysis.game.rules import load_rules
     >>> hand = cards.parse_cards("KH 2H 5 E")
     >>> queen_led = list(cards.parse_cards("QH"))
     >>> [cards.card_name(c) for c in legal_plays(load_rules("fft-4"), hand, queen_led)]
@@ -1657,7 +1657,7 @@ def solve(
     false, only the value is searched: the solution's ``best_cards`` is empty and its
     ``petit_au_bout`` −1.
 
-    >>> from tarot_analysis.rules import load_rules
+    >>> from tarot_analysis.game.rules import load_rules
     >>> rules = load_rules("fft-3")
     >>> solve(rules, ["KS 1S", "3S", "QS 4S"], leader=1, attack=[0], trick=["2S"])
     Solution(attack_points=8.5, best_cards=('QS', '4S'), nodes=..., petit_au_bout=-1)

@@ -1,7 +1,7 @@
 """Rates with their intervals, and tests of simulated counts against exact values.
 
 Every rate the toolkit reports comes with its count and a Wilson score interval
-(:func:`rate_table`); where an exact value exists (see :mod:`tarot_analysis.exact`) the table
+(:func:`rate_table`); where an exact value exists (see :mod:`tarot_analysis.deals.exact`) the table
 shows it beside the simulated one. :func:`chi_square_gof` checks a whole simulated distribution
 (bouts per hand, say) against its exact one, and :func:`binomial_test_p` / :func:`z_score` a
 single rate (petit sec per deal, say).

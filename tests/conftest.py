@@ -7,7 +7,7 @@ import numpy.typing as npt
 import pytest
 from scipy import stats as scipy_stats
 
-from tarot_analysis.rules import Rules, list_presets, load_rules
+from tarot_analysis.game.rules import Rules, list_presets, load_rules
 
 PRESETS = list_presets()
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from tarot_analysis.rules import list_presets, load_rules
+from tarot_analysis.game.rules import list_presets, load_rules
 
 FRENCH_PRESETS = [name for name in list_presets() if load_rules(name).tarocco is None]
 PLAY_FIELDS = ("masks", "outcomes", "poignees", "tricks", "leaders", "ecarts", "bids")
@@ -52,11 +52,11 @@ def runs() -> dict[str, Callable[[], str]]:
     """Every run fingerprinted, by name: each French preset with each bot, mixed tables,
     forced contracts and calls, deals around a hand, known deals, and Tarocco."""
     try:
-        from tarot_analysis.play import play, play_given
-        from tarot_analysis.tarocco import play_tarocco_run
+        from tarot_analysis.table.play import play, play_given
+        from tarot_analysis.table.tarocco import play_tarocco_run
     except ImportError:  # the engine before the state
-        from tarot_analysis.play import play, play_given  # type: ignore[no-redef]
-        from tarot_analysis.tarocco import play_tarocco_run  # type: ignore[no-redef]
+        from tarot_analysis.table.play import play, play_given  # type: ignore[no-redef]
+        from tarot_analysis.table.tarocco import play_tarocco_run  # type: ignore[no-redef]
 
     cases: dict[str, Callable[[], str]] = {}
     for name in FRENCH_PRESETS:

@@ -9,18 +9,18 @@ Prints one line per call: ``name: TarotInputError``, ``name: accepted`` or the o
 
 import numpy as np
 
+from tarot_analysis.analyses.counterfactual import play_every_contract
 from tarot_analysis.bots.pimc import choose_action, sample_world
-from tarot_analysis.counterfactual import play_every_contract
-from tarot_analysis.deal import deal
+from tarot_analysis.deals.deal import deal
+from tarot_analysis.deals.odds import hand_odds
 from tarot_analysis.engine.determinize import determinize, sample_places
 from tarot_analysis.engine.forced import passing
 from tarot_analysis.engine.game import GameState
-from tarot_analysis.env import raw_env
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.odds import hand_odds
-from tarot_analysis.play import play
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
 from tarot_analysis.solver import legal_plays, solve, trick_winner
+from tarot_analysis.table.env import raw_env
+from tarot_analysis.table.play import play
 
 rules = load_rules("fft-4")
 state = GameState.deal(rules, seed=3, forced=[0, 1, -1, -1])

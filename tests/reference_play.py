@@ -1,6 +1,6 @@
 """The rules of play written out plainly, to check the compiled engine against.
 
-Everything here works on plain Python sets and lists of card ids (see ``tarot_analysis.cards``:
+Everything here works on plain Python sets and lists of card ids (see ``tarot_analysis.game.cards``:
 suit cards ``suit * 14 + rank_index``, the Excuse 56, trump n ``56 + n``). Suits and ranks are
 worked out from the ids with plain arithmetic rather than read from the lookup tables, so that
 a mistake in those tables cannot hide behind the same mistake here. Speed does not matter;
@@ -18,8 +18,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tarot_analysis.cards import EXCUSE, PETIT, TWENTY_ONE
-from tarot_analysis.rules import CardPoints, Rules
+from tarot_analysis.game.cards import EXCUSE, PETIT, TWENTY_ONE
+from tarot_analysis.game.rules import CardPoints, Rules
 
 __all__ = [
     "READINGS",

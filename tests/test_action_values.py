@@ -7,9 +7,9 @@ import pytest
 
 from tarot_analysis.bots.pimc import action_values, choose_action
 from tarot_analysis.engine.game import GameState
-from tarot_analysis.env import largest_loss
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import list_presets, load_rules
+from tarot_analysis.game.rules import list_presets, load_rules
+from tarot_analysis.table.env import largest_loss
 from tests.test_pimc import card_states
 
 WORLDS = 4

@@ -11,8 +11,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tarot_analysis import cards
-from tarot_analysis.cards import (
+from tarot_analysis.errors import CardError, TarotInputError
+from tarot_analysis.game import cards
+from tarot_analysis.game.cards import (
     ACE,
     ACE_OF_HEARTS,
     ACE_OF_SPADES,
@@ -76,7 +77,6 @@ from tarot_analysis.cards import (
     to_mask,
     trump,
 )
-from tarot_analysis.errors import CardError, TarotInputError
 
 # A 4-player hand (18 cards) with all three bouts.
 EXAMPLE = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"

@@ -14,11 +14,11 @@ import pyarrow.parquet as pq
 import pytest
 
 from tarot_analysis import __version__
-from tarot_analysis.cli import EXIT_USAGE, main
-from tarot_analysis.commands.hands import TITLES
-from tarot_analysis.deal import deal
-from tarot_analysis.features import FEATURES, features_frame
-from tarot_analysis.rules import list_presets, load_rules, rules_to_toml
+from tarot_analysis.cli.commands.hands import TITLES
+from tarot_analysis.cli.main import EXIT_USAGE, main
+from tarot_analysis.deals.deal import deal
+from tarot_analysis.deals.features import FEATURES, features_frame
+from tarot_analysis.game.rules import list_presets, load_rules, rules_to_toml
 
 REPO = Path(__file__).resolve().parents[1]
 RATE_KEYS = {"n", "count", "simulated", "exact", "ci_low", "ci_high"}
@@ -248,7 +248,7 @@ def test_rows_asked_for_and_refused_at_once_is_named(
 
 def command(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tarot_analysis.cli", *argv],
+        [sys.executable, "-m", "tarot_analysis.cli.main", *argv],
         capture_output=True, text=True, cwd=REPO, timeout=120, check=False,
     )  # fmt: skip
 
@@ -277,13 +277,13 @@ def test_version_and_help_return_zero(capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_every_command_module_is_listed_and_sets_the_handler_main_calls() -> None:
-    # One way to add a command: a module of tarot_analysis.commands listed in COMMANDS, whose
+    # One way to add a command: a module of tarot_analysis.cli.commands listed in COMMANDS, whose
     # add_parser sets the handler of each command it adds.
     import argparse
     import pkgutil
 
-    from tarot_analysis import commands
-    from tarot_analysis.cli import COMMANDS
+    from tarot_analysis.cli import commands
+    from tarot_analysis.cli.main import COMMANDS
 
     listed = {module.__name__ for module in COMMANDS}
     found = {f"{commands.__name__}.{info.name}" for info in pkgutil.iter_modules(commands.__path__)}
@@ -296,7 +296,7 @@ def test_every_command_module_is_listed_and_sets_the_handler_main_calls() -> Non
         for name, parser in subparsers.choices.items():
             assert callable(parser.get_default("handler")), name
             added.append(name)
-    assert len(added) == len(set(added)) == len(COMMANDS) + 1  # dd_command adds two
+    assert len(added) == len(set(added)) == len(COMMANDS) + 1  # dd adds two
 
 
 # A folder no process may write in, even as root: /proc takes no files, and nothing can be
@@ -336,7 +336,7 @@ def test_a_run_too_large_for_the_memory_is_refused_up_front(
     status, _, err = run(capsys, "report", "--deals", "1000000000000", "--out", "/tmp")
     assert status == EXIT_USAGE and err.strip().endswith("deals fit")
 
-    from tarot_analysis.memory import BYTES_PER_DEAL, check_memory
+    from tarot_analysis.runs.memory import BYTES_PER_DEAL, check_memory
 
     # At the limit: what fits passes, one deal more does not, and the count said is the limit.
     available = 10 * 2**30
@@ -380,7 +380,7 @@ def test_a_rules_file_that_is_a_device_a_pipe_or_too_large_is_refused_in_one_lin
 def test_a_report_of_too_few_deals_to_fit_is_refused_before_any_run(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    from tarot_analysis.guidance import MIN_FIT_DEALS
+    from tarot_analysis.analyses.guidance import MIN_FIT_DEALS
 
     for deals in (1, MIN_FIT_DEALS - 1):
         status, out, err = run(

@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 
 from tarot_analysis.cli import main
-from tarot_analysis.play import play, replay
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.table.play import play, replay
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -60,7 +60,7 @@ def test_play_counts_without_rows_give_the_table_of_the_rows(
 
 
 def test_counts_add_up_across_chunks_and_refuse_a_score_they_cannot_hold() -> None:
-    from tarot_analysis.play import ContractCounts
+    from tarot_analysis.table.play import ContractCounts
 
     rules = load_rules("fft-5")
     result = play(rules, 4000, seed=3, chunk_size=1000)
@@ -196,9 +196,9 @@ def test_hand_gives_every_contract_a_bid_and_evaluations(
 def test_hand_says_whose_bid_the_count_gives(capsys: pytest.CaptureFixture[str]) -> None:
     """The count's bid is named as the published thresholds' bid, apart from the bid the deals
     recommend."""
-    from tarot_analysis.cards import Hand
-    from tarot_analysis.evaluators import bid_names, chavey, chavey_bid, chavey_sum
-    from tarot_analysis.plots import contract_label
+    from tarot_analysis.deals.evaluators import bid_names, chavey, chavey_bid, chavey_sum
+    from tarot_analysis.game.cards import Hand
+    from tarot_analysis.report.plots import contract_label
 
     hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
     lo, hi = Hand.parse(hand).mask
@@ -223,7 +223,7 @@ def test_hand_names_a_bad_card(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_six_players_get_a_king_and_a_queen_to_call() -> None:
-    from tarot_analysis.one_hand import analyse_hand
+    from tarot_analysis.analyses.one_hand import analyse_hand
 
     analysis = analyse_hand("21 19 12 6 1 E KH CH 10H 8H 1H JD", load_rules("six-king-queen"),
                             deals=300)  # fmt: skip
@@ -257,7 +257,7 @@ def _peak_traced(work: Callable[[], object]) -> int:
 
 
 def test_a_run_of_any_size_sets_up_in_the_memory_of_one_chunk() -> None:
-    from tarot_analysis.play import _table
+    from tarot_analysis.table.play import _table
 
     rules = load_rules("fft-4")
     # Two billion deals: no array sized by the run is made before the first chunk.
@@ -270,7 +270,7 @@ def test_a_run_of_any_size_sets_up_in_the_memory_of_one_chunk() -> None:
 
 
 def test_play_without_rows_takes_the_same_memory_for_ten_times_the_deals() -> None:
-    from tarot_analysis.play import play_counts
+    from tarot_analysis.table.play import play_counts
 
     rules = load_rules("fft-4")
     options = {"bots": "random", "seed": 3, "chunk_size": 1_000, "threads": 1}
@@ -282,7 +282,7 @@ def test_play_without_rows_takes_the_same_memory_for_ten_times_the_deals() -> No
 
 
 def test_replay_of_a_far_deal_plays_its_chunk_alone(capsys: pytest.CaptureFixture[str]) -> None:
-    from tarot_analysis.play import LAST_DEAL, _table
+    from tarot_analysis.table.play import LAST_DEAL, _table
 
     rules = load_rules("fft-4")
     chunk, offset = 62_500_000_000, 11  # deal 1,000,000,000,011 in chunks of 16
@@ -306,7 +306,7 @@ def test_replay_of_a_far_deal_plays_its_chunk_alone(capsys: pytest.CaptureFixtur
 def test_a_tarocco_replay_plays_the_deal_of_the_run_from_its_chunk_alone(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from tarot_analysis.tarocco import play_tarocco_run, replay_tarocco
+    from tarot_analysis.table.tarocco import play_tarocco_run, replay_tarocco
 
     rules = load_rules("tarocco")
     run_ = play_tarocco_run(rules, 40, seed=5, chunk_size=12, keep_tricks=True)

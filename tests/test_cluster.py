@@ -19,10 +19,10 @@ import pytest
 from distributed import Client
 
 from tarot_analysis.cli import main
-from tarot_analysis.cluster import ClusterLost, check_address, dask_client
+from tarot_analysis.deals.hand_stats import run_hands
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.hand_stats import run_hands
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.runs.cluster import ClusterLost, check_address, dask_client
 
 # Every test starts a Dask cluster, or a command that does: seconds each.
 pytestmark = pytest.mark.slow
@@ -91,8 +91,8 @@ def test_a_worker_killed_mid_run_loses_only_its_chunk() -> None:
 
 
 def test_guidance_on_a_cluster_writes_the_dataset_of_local_threads(tmp_path) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.guidance import run_guidance
-    from tarot_analysis.runner import read_dataset
+    from tarot_analysis.analyses.guidance import run_guidance
+    from tarot_analysis.runs.runner import read_dataset
 
     rules = load_rules("fft-4")
     local = run_guidance(rules, 20_000, tmp_path / "local", seed=2, chunk_size=5_000)
@@ -116,7 +116,7 @@ def client():  # type: ignore[no-untyped-def]
 def test_chunks_come_back_in_order_however_long_each_takes(client) -> None:  # type: ignore[no-untyped-def]
     import time
 
-    from tarot_analysis.simulate import map_chunks
+    from tarot_analysis.runs.simulate import map_chunks
 
     def work(chunk: int) -> int:
         time.sleep(0.03 * ((chunk * 7) % 5))  # later chunks often finish first
@@ -126,7 +126,7 @@ def test_chunks_come_back_in_order_however_long_each_takes(client) -> None:  # t
 
 
 def test_play_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.play import play
+    from tarot_analysis.table.play import play
 
     rules = load_rules("fft-5")
     kwargs = {"bots": "heuristic", "seed": 6, "chunk_size": 3_000, "keep_tricks": True}
@@ -138,7 +138,7 @@ def test_play_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # 
 
 
 def test_tarocco_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.tarocco import play_tarocco_run
+    from tarot_analysis.table.tarocco import play_tarocco_run
 
     rules = load_rules("tarocco")
     local = play_tarocco_run(rules, 5_000, seed=2, chunk_size=1_200, threads=2)
@@ -149,9 +149,9 @@ def test_tarocco_on_a_cluster_plays_the_deals_of_local_threads(client) -> None: 
 
 
 def test_one_hand_and_compare_on_a_cluster_give_the_results_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.compare import compare_variants
-    from tarot_analysis.deal import deal
-    from tarot_analysis.one_hand import analyse_hand
+    from tarot_analysis.analyses.compare import compare_variants
+    from tarot_analysis.analyses.one_hand import analyse_hand
+    from tarot_analysis.deals.deal import deal
 
     rules = load_rules("fft-4")
     hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
@@ -173,7 +173,7 @@ def test_one_hand_and_compare_on_a_cluster_give_the_results_of_local_threads(cli
 def test_guidance_counts_on_a_cluster_give_the_tables_of_rows_on_threads(client, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import pandas as pd
 
-    from tarot_analysis.guidance import guidance_tables, run_guidance
+    from tarot_analysis.analyses.guidance import guidance_tables, run_guidance
 
     rules = load_rules("fft-5")
     rows = run_guidance(rules, 12_000, tmp_path / "rows", seed=7, chunk_size=2_500, threads=2)
@@ -262,7 +262,7 @@ class _KillOnSubmit:
     "when", [1, 2, 7], ids=["as-the-work-is-sent", "at-the-first-task", "mid-run"]
 )
 def test_a_worker_killed_at_any_point_changes_no_number(when: int) -> None:
-    from tarot_analysis.play import play_counts
+    from tarot_analysis.table.play import play_counts
 
     rules = load_rules("fft-4")
     options = {"bots": "random", "seed": 11, "chunk_size": 1_000}
@@ -319,8 +319,8 @@ def _external_cluster(folder: Path, *, nanny: bool) -> Iterator[tuple[str, list[
 
 
 def test_a_run_with_no_worker_left_says_so_in_one_line(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis import simulate
-    from tarot_analysis.play import play_counts
+    from tarot_analysis.runs import simulate
+    from tarot_analysis.table.play import play_counts
 
     monkeypatch.setattr(simulate, "NO_WORKER_SECONDS", 2.0)
     rules = load_rules("fft-4")
@@ -337,7 +337,7 @@ def test_a_run_with_no_worker_left_says_so_in_one_line(tmp_path: Path, monkeypat
 def test_a_scheduler_stopped_mid_run_ends_in_one_line_and_keeps_the_finished_chunks(
     tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch
 ) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis import runner, simulate
+    from tarot_analysis.runs import runner, simulate
 
     argv = ["guidance", "--deals", "8000", "--chunk-size", "200", "--bots", "random",
             "--no-rows", "--seed", "5", "--no-progress", "--json"]  # fmt: skip
@@ -388,8 +388,8 @@ def test_a_lost_cluster_says_whether_the_finished_chunks_are_kept() -> None:
 def test_lessons_and_the_learned_bot_on_a_cluster_are_those_of_local_threads(
     client, tmp_path
 ) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.play import play
-    from tarot_analysis.teacher import read_lessons, teach
+    from tarot_analysis.learning.teacher import read_lessons, teach
+    from tarot_analysis.table.play import play
 
     rules = load_rules("fft-4")
     folders = {"threads": tmp_path / "threads", "cluster": tmp_path / "cluster"}
@@ -413,7 +413,7 @@ def test_lessons_and_the_learned_bot_on_a_cluster_are_those_of_local_threads(
 def test_the_double_dummy_bound_on_a_cluster_is_that_of_local_threads(client, tmp_path) -> None:  # type: ignore[no-untyped-def]
     import pandas as pd
 
-    from tarot_analysis.dd_bound import run_bound
+    from tarot_analysis.analyses.dd_bound import run_bound
 
     rules = load_rules("fft-4")
     on_threads = run_bound(rules, 8, tmp_path / "threads", after_tricks=14, chunk_size=3)

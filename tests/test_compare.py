@@ -12,21 +12,22 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tarot_analysis import __version__, exact
-from tarot_analysis.compare import (
+from tarot_analysis import __version__
+from tarot_analysis.analyses.compare import (
     DIFFERENCE_COLUMNS,
     MEASURES,
     SUMMARY_COLUMNS,
     Comparison,
-    add_parser,
     compare_variants,
     format_report,
-    run_command,
 )
-from tarot_analysis.deal import deal
+from tarot_analysis.cli.commands.compare import add_parser
+from tarot_analysis.cli.commands.compare import run as run_command
+from tarot_analysis.deals import exact
+from tarot_analysis.deals.deal import deal
 from tarot_analysis.errors import RulesError, TarotInputError
-from tarot_analysis.play import play
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.table.play import play
 
 DEALS = 2_000
 
@@ -46,7 +47,7 @@ def rows_by_measure(frame: pd.DataFrame) -> dict[tuple[str, str], dict[str, Any]
 
 def parse(*argv: str) -> argparse.Namespace:
     """The command line of ``compare`` as the ``tarot-analysis`` parser reads it."""
-    from tarot_analysis.arguments import Parser
+    from tarot_analysis.cli.arguments import Parser
 
     parser = Parser(prog="tarot-analysis")
     add_parser(parser.add_subparsers(dest="command", required=True, parser_class=Parser))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarot_analysis.counterfactual import play_every_contract
+from tarot_analysis.analyses.counterfactual import play_every_contract
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import play
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
 from tarot_analysis.stats import normal_quantile
+from tarot_analysis.table.play import play
 
 HAND = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
 

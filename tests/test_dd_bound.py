@@ -10,15 +10,16 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tarot_analysis import cards, evaluators
+from tarot_analysis.analyses.dd_bound import band_labels, bound_rates, read_bound, run_bound
+from tarot_analysis.analyses.double_dummy import dd_table
 from tarot_analysis.cli import main
-from tarot_analysis.dd_bound import band_labels, bound_rates, read_bound, run_bound
-from tarot_analysis.double_dummy import dd_table
+from tarot_analysis.deals import evaluators
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import play
-from tarot_analysis.rules import load_rules
-from tarot_analysis.runner import chunk_path
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.runs.runner import chunk_path
 from tarot_analysis.stats import wilson_interval
+from tarot_analysis.table.play import play
 
 DEALS = 20
 AFTER = 14  # four tricks left: quick solves

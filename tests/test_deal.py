@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from tarot_analysis import cards, exact
-from tarot_analysis.deal import (
+from tarot_analysis.deals import exact
+from tarot_analysis.deals.deal import (
     DealStream,
     deal,
     deal_chunk,
@@ -17,11 +17,12 @@ from tarot_analysis.deal import (
     deal_features,
     make_plan,
 )
+from tarot_analysis.deals.features import FEATURES, hand_features
+from tarot_analysis.deals.hand_stats import HandCounts, HandStats, run_hands
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.features import FEATURES, hand_features
-from tarot_analysis.hand_stats import HandCounts, HandStats, run_hands
-from tarot_analysis.rules import Rules, load_rules
-from tarot_analysis.simulate import run_metadata
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.runs.simulate import run_metadata
 from tests.conftest import card_group_p_value
 
 ALL_LO = np.uint64((1 << 56) - 1)

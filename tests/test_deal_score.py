@@ -8,8 +8,8 @@ import pytest
 from tarot_analysis.engine.deal_score import scoring_params, seat_scores
 from tarot_analysis.engine.outcome import N_OUTCOME, OUTCOME_COLUMNS
 from tarot_analysis.engine.scoring import score_outcomes
-from tarot_analysis.play import play
-from tarot_analysis.rules import list_presets, load_rules
+from tarot_analysis.game.rules import list_presets, load_rules
+from tarot_analysis.table.play import play
 
 FRENCH = [name for name in list_presets() if load_rules(name).tarocco is None]
 COL = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}

@@ -42,15 +42,15 @@ def test_the_search_bot_example_of_the_bots_docs_runs() -> None:
 
 
 def test_the_worked_chavey_count_of_the_docs_is_the_codes() -> None:
-    from tarot_analysis.cards import Hand
-    from tarot_analysis.evaluators import (
+    from tarot_analysis.deals.evaluators import (
         CHAVEY_THRESHOLDS,
         bid_names,
         chavey,
         chavey_bid,
         chavey_sum,
     )
-    from tarot_analysis.plots import contract_label
+    from tarot_analysis.game.cards import Hand
+    from tarot_analysis.report.plots import contract_label
 
     prise, garde, garde_sans, garde_contre = CHAVEY_THRESHOLDS
     for page in (DOCS.parent / "README.md", DOCS / "guidance.md"):

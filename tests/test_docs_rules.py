@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tarot_analysis.rules import Rules, format_rules, list_presets, load_rules, rules_to_dict
+from tarot_analysis.game.rules import Rules, format_rules, list_presets, load_rules, rules_to_dict
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "rules.md"
 TEXT = PAGE.read_text(encoding="utf-8")

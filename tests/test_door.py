@@ -6,7 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarot_analysis import cards
 from tarot_analysis.bots import (
     B_ENDGAME,
     B_KIND,
@@ -21,7 +20,8 @@ from tarot_analysis.bots import (
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules, load_rules
 
 PRESETS = ("fft-3", "fft-4", "fft-5", "six-king-queen", "tarocco")
 GENERATOR = (7, 11, 13, 17)

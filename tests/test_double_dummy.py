@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from tarot_analysis import cards
+from tarot_analysis.analyses.double_dummy import dd_table, deal_hands, play_taking
 from tarot_analysis.cli import main
-from tarot_analysis.double_dummy import dd_table, deal_hands, play_taking
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import replay
-from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.solver import solve
+from tarot_analysis.table.play import replay
 
 FRENCH = ("fft-3", "fft-4", "fft-5")
 

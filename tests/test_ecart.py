@@ -9,11 +9,11 @@ import math
 import numpy as np
 import pytest
 
-from tarot_analysis import cards
+from tarot_analysis.analyses.ecart import candidate_ecarts, ecart_advice
 from tarot_analysis.cli import main
-from tarot_analysis.ecart import candidate_ecarts, ecart_advice
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import load_rules
 from tarot_analysis.stats import Z_95
 
 HAND = "21 19 12 6 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S 3D"
@@ -109,7 +109,7 @@ def test_bad_contract_or_dog_is_refused() -> None:
 
 
 def test_every_card_that_may_be_called_is_ranked_against_the_best() -> None:
-    from tarot_analysis.one_hand import analyse_hand
+    from tarot_analysis.analyses.one_hand import analyse_hand
 
     analysis = analyse_hand(
         "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC", load_rules("fft-5"), deals=400, seed=2,
@@ -142,7 +142,7 @@ def test_the_hand_page_shows_the_odds_and_the_ecarts(
 ) -> None:
     from pathlib import Path
 
-    from tarot_analysis.odds import hand_odds
+    from tarot_analysis.deals.odds import hand_odds
 
     page = Path(str(tmp_path)) / "hand.html"
     code = main(["hand", HAND, "--dog", DOG, "--deals", "300", "--ecart-deals", "300",

@@ -9,7 +9,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tarot_analysis.cards import EXCUSE
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.determinize import determinize
 from tarot_analysis.engine.encoding import (
@@ -24,7 +23,8 @@ from tarot_analysis.engine.encoding import (
 from tarot_analysis.engine.game import GameState, Observation
 from tarot_analysis.engine.outcome import O_DOG_HALF, O_ECART_HALF
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.cards import EXCUSE
+from tarot_analysis.game.rules import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 LEAK_PRESETS = ["fft-3", "fft-4", "fft-5", "legacy-4", "six-king-queen"]

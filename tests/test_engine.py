@@ -11,14 +11,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tarot_analysis import cards
 from tarot_analysis.bots import BOTS
 from tarot_analysis.bots.learned import SHIPPED
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS, REDEAL_PETIT_SEC
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import PlayResult, play
-from tarot_analysis.rules import list_presets, load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import list_presets, load_rules
+from tarot_analysis.table.play import PlayResult, play
 from tests import reference_play as ref
 
 FRENCH_PRESETS = [name for name in list_presets() if load_rules(name).tarocco is None]

@@ -6,15 +6,15 @@ import dataclasses
 
 import pytest
 
-from tarot_analysis import cards
+from tarot_analysis.analyses.replay import describe
 from tarot_analysis.engine import state as state_module
 from tarot_analysis.engine.determinize import determinize
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import play_given
-from tarot_analysis.replay import describe
-from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.table.play import play_given
 
 COL = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}
 

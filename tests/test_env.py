@@ -9,8 +9,8 @@ from pettingzoo.test import api_test
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.outcome import N_OUTCOME, OUTCOME_COLUMNS
 from tarot_analysis.engine.scoring import score_outcomes
-from tarot_analysis.env import env, illegal_action_reward, largest_loss, observation_size
-from tarot_analysis.rules import Rules, list_presets, load_rules
+from tarot_analysis.game.rules import Rules, list_presets, load_rules
+from tarot_analysis.table.env import env, illegal_action_reward, largest_loss, observation_size
 
 # PettingZoo suggests a Box observation; ours is the usual dict of observation and mask.
 pytestmark = pytest.mark.filterwarnings("ignore:Observation:UserWarning")
@@ -129,8 +129,8 @@ def test_the_bare_environment_says_what_is_wrong() -> None:
     """raw_env without PettingZoo's wrappers: a step before reset, a None for an agent to
     act, a word for an action and a step after every agent is done each raise
     TarotInputError with a message."""
-    from tarot_analysis.env import raw_env
     from tarot_analysis.errors import TarotInputError
+    from tarot_analysis.table.env import raw_env
 
     bare = raw_env("fft-4")
     with pytest.raises(TarotInputError, match=r"no deal yet: call reset\(\) before step"):

@@ -16,20 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarot_analysis.cards import (
-    EXCUSE,
-    N_CARDS,
-    N_RANKS,
-    N_SUIT_CARDS,
-    N_SUITS,
-    PETIT,
-    TRUMP_ID_OFFSET,
-    TWENTY_ONE,
-    Hand,
-    ids_to_masks,
-)
-from tarot_analysis.errors import CardError, TarotInputError
-from tarot_analysis.evaluators import (
+from tarot_analysis.deals.evaluators import (
     BID_NAMES,
     CHAVEY_PARTS,
     EVALUATORS,
@@ -43,7 +30,20 @@ from tarot_analysis.evaluators import (
     evaluate,
     scale_to_18,
 )
-from tarot_analysis.rules import load_rules
+from tarot_analysis.errors import CardError, TarotInputError
+from tarot_analysis.game.cards import (
+    EXCUSE,
+    N_CARDS,
+    N_RANKS,
+    N_SUIT_CARDS,
+    N_SUITS,
+    PETIT,
+    TRUMP_ID_OFFSET,
+    TWENTY_ONE,
+    Hand,
+    ids_to_masks,
+)
+from tarot_analysis.game.rules import load_rules
 
 PRISE, GARDE, GARDE_SANS, GARDE_CONTRE = range(4)
 

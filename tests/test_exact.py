@@ -13,8 +13,7 @@ import pandas as pd
 import pytest
 from scipy.stats import hypergeom
 
-from tarot_analysis.errors import TarotInputError
-from tarot_analysis.exact import (
+from tarot_analysis.deals.exact import (
     EXACT_FEATURES,
     FRENCH_CLASS_POINTS,
     conditional_hand_distribution,
@@ -25,6 +24,7 @@ from tarot_analysis.exact import (
     poignee_at_least,
     poignee_per_deal,
 )
+from tarot_analysis.errors import TarotInputError
 
 # (players, hand size, dog size, poignée thresholds) of the presets.
 TABLES = {

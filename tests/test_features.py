@@ -9,16 +9,16 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tarot_analysis import cards
-from tarot_analysis.deal import deal, deal_features
-from tarot_analysis.features import (
+from tarot_analysis.deals.deal import deal, deal_features
+from tarot_analysis.deals.features import (
     FEATURES,
     feature_index,
     features_frame,
     hand_features,
     hand_features_of,
 )
-from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules, load_rules
 from tests.conftest import PRESETS
 
 DEALS = 3_000

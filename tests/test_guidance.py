@@ -9,10 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tarot_analysis import evaluators
-from tarot_analysis.cli import main
-from tarot_analysis.errors import TarotInputError
-from tarot_analysis.guidance import (
+from tarot_analysis.analyses.guidance import (
     MIN_FIT_DEALS,
     auc,
     can_fit,
@@ -24,7 +21,10 @@ from tarot_analysis.guidance import (
     threshold_loss,
     thresholds,
 )
-from tarot_analysis.rules import load_rules
+from tarot_analysis.cli import main
+from tarot_analysis.deals import evaluators
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.game.rules import load_rules
 from tarot_analysis.stats import Z_95
 from tests.interrupting import interrupt_when
 
@@ -200,7 +200,7 @@ def test_counts_instead_of_rows_give_the_same_tables(
 
 
 def test_counts_merge_in_any_order(data) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.guidance import merge_counts, rows_counts
+    from tarot_analysis.analyses.guidance import merge_counts, rows_counts
 
     contracts = data.contracts
     frame = data.frame
@@ -293,7 +293,7 @@ def test_the_bootstrap_sums_are_the_rows_weighted_by_their_poisson_draws(data) -
 def test_the_fitted_rule_is_the_best_rule_that_never_steps_down() -> None:
     from itertools import combinations_with_replacement
 
-    from tarot_analysis.guidance import monotone_choice
+    from tarot_analysis.analyses.guidance import monotone_choice
 
     rng = np.random.default_rng(5)
     for _ in range(30):
@@ -354,7 +354,7 @@ def test_out_of_sample_losses_choose_on_one_half_and_score_on_the_other(data) ->
 
 
 def test_the_model_reads_each_bout_apart_with_its_interval(data) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.guidance import MODEL_FEATURES
+    from tarot_analysis.analyses.guidance import MODEL_FEATURES
 
     assert "bouts" not in MODEL_FEATURES and "trumps" not in MODEL_FEATURES
     result = compare_evaluators(data, "garde")
@@ -394,7 +394,7 @@ def test_passing_is_measured_with_the_table_going_on(data) -> None:  # type: ign
 
 
 def test_the_last_seat_is_advised_on_the_deals_everyone_before_passed(tmp_path: Path) -> None:
-    from tarot_analysis.guidance import seat_comparison
+    from tarot_analysis.analyses.guidance import seat_comparison
 
     rules = load_rules("fft-4")
     first = run_guidance(

@@ -13,15 +13,15 @@ import numpy as np
 import pytest
 
 from benchmarks.duplicate import duplicate
-from tarot_analysis import cards
 from tarot_analysis.bots import BOTS, HEURISTIC, Bot, heuristic
 from tarot_analysis.engine import core, state
 from tarot_analysis.engine.cardsets import NOT_LED, TRUMP_LED, suit_of
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import play
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.table.play import play
 from tests.golden_games import HEURISTIC_THEN
 
 COL = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}

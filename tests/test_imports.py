@@ -1,5 +1,5 @@
-"""The package's imports point one way: no circle, the engine below the bots and the table,
-and nobody importing the command line.
+"""The package's imports point one way: no circle, every import down the floors of the house
+(the engine below the bots, the bots below the table), and nobody importing the command line.
 
 Every ``import`` statement of every module is read from its source (with :mod:`ast`, nothing
 is imported): those at the top, those inside functions and those under ``TYPE_CHECKING``
@@ -25,26 +25,30 @@ import tarot_analysis
 PACKAGE = "tarot_analysis"
 ROOT = Path(tarot_analysis.__file__).parent
 
-# The layers of the house, by module name (without the ``tarot_analysis.`` prefix). Keep these
-# lists up to date when a module moves or appears: the rules below only mean what they name,
-# and a test checks that every name still is a module.
-#: The engine: the rules as arrays, the state and its step, the scoring. Knows no bot.
+# The floors of the house, lowest first, by folder (or module) under the package: a module may
+# import its own floor and those below, never one above. A deal flows upward through them: the
+# game's cards and rules, the runs that cut work into chunks, what the cards alone decide, the
+# engine that steps a deal, the solver, the bots, the table that seats them, what the bots
+# learn, the analyses, the report and the command line. A test checks that every folder and
+# module of the package stands on one floor.
+FLOORS: tuple[frozenset[str], ...] = (
+    frozenset({"errors", "stats", "bootstrap", "_jit"}),
+    frozenset({"game"}),
+    frozenset({"runs"}),
+    frozenset({"deals"}),
+    frozenset({"engine"}),
+    frozenset({"solver"}),
+    frozenset({"bots"}),
+    frozenset({"table"}),
+    frozenset({"learning"}),
+    frozenset({"analyses"}),
+    frozenset({"report"}),
+    frozenset({"cli"}),
+)
 ENGINE = "engine"
-#: The bots: every policy and the one door they are asked through.
 BOTS = "bots"
-#: The table: the modules that seat bots around the state and play deals to the end.
-THE_TABLE = frozenset({"table", "python_bots", "play", "tarocco", "counterfactual", "teacher"})
-#: The runners: long runs cut into chunks, on threads, on disk, on a cluster.
-RUNNERS = frozenset({"simulate", "runner", "cluster"})
-#: The analyses written over the table and the runners.
-ANALYSES = frozenset({"compare", "ecart", "guidance", "hand_stats", "one_hand", "training"})
-#: The faces: what people read and type.
-FACES = frozenset({"cli", "commands", "report", "plots"})
-#: The one module allowed to import the command line (``python -m tarot_analysis``), if any.
-ENTRY_POINT = "__main__"
-
-#: What the engine and the bots may not import: everything that plays deals or sits above.
-ABOVE_THE_BOTS = THE_TABLE | RUNNERS | ANALYSES | FACES
+#: What the engine and the bots may not import: everything that seats bots or sits above.
+ABOVE_THE_BOTS = frozenset().union(*FLOORS[FLOORS.index(frozenset({"table"})) :])
 
 
 def module_files(root: Path = ROOT, package: str = PACKAGE) -> dict[str, Path]:
@@ -237,7 +241,7 @@ def test_no_chain_of_imports_leads_from_the_engine_to_a_bot_or_the_table() -> No
         for module in sorted(GRAPH)
         if in_group(module, [ENGINE])
         for reached, path in sorted(chains(GRAPH, module).items())
-        if in_group(reached, [BOTS, *THE_TABLE])
+        if in_group(reached, [BOTS, "table"])
     ]
     assert not found, "the engine leads to a bot or the table:\n" + "\n".join(found)
 
@@ -248,21 +252,49 @@ def test_the_bots_know_the_engine_not_the_table() -> None:
 
 
 def test_nobody_imports_the_command_line() -> None:
-    allowed = {f"{PACKAGE}.cli", f"{PACKAGE}.{ENTRY_POINT}"}
-    found = [
-        f"{module} imports {target} ({path_of(module)}:{line})"
-        for module, edges in sorted(GRAPH.items())
-        if module not in allowed
-        for target, line in sorted(edges.items())
-        if in_group(target, ["cli"])
-    ]
+    found = offending(GRAPH, set().union(*FLOORS) - {"cli"}, ["cli"])
     assert not found, "the command line is imported:\n" + "\n".join(found)
 
 
-@pytest.mark.parametrize("name", sorted({ENGINE, BOTS} | ABOVE_THE_BOTS))
+def floor_of(module: str) -> int | None:
+    """The floor of a module of the package (``None`` for the package's own face)."""
+    name = module.split(".")[1] if "." in module else None
+    return next((level for level, names in enumerate(FLOORS) if name in names), None)
+
+
+def test_every_import_goes_down_or_stays_on_its_floor() -> None:
+    found = [
+        f"{module} imports {target} ({path_of(module)}:{line})"
+        for module, edges in sorted(GRAPH.items())
+        if module != PACKAGE
+        for target, line in sorted(edges.items())
+        if (floor_of(target) or 0) > (floor_of(module) or 0)
+    ]
+    assert not found, "an import goes up a floor:\n" + "\n".join(found)
+
+
+def test_every_folder_and_module_stands_on_a_floor() -> None:
+    homeless = sorted(
+        module for module in MODULES if module != PACKAGE and floor_of(module) is None
+    )
+    assert not homeless, f"modules on no floor (add them to FLOORS): {homeless}"
+
+
+def test_an_import_up_a_floor_is_found() -> None:
+    graph = {f"{PACKAGE}.engine.state": {f"{PACKAGE}.bots.heuristic": 3}}
+    ups = [
+        (module, target)
+        for module, edges in graph.items()
+        for target in edges
+        if (floor_of(target) or 0) > (floor_of(module) or 0)
+    ]
+    assert ups == [(f"{PACKAGE}.engine.state", f"{PACKAGE}.bots.heuristic")]
+
+
+@pytest.mark.parametrize("name", sorted(set().union(*FLOORS)))
 def test_every_module_the_rules_name_exists(name: str) -> None:
     # a module moved or renamed must be renamed here too, or the rules above would check nothing
-    assert f"{PACKAGE}.{name}" in MODULES, f"{PACKAGE}.{name} is no module: update the layers"
+    assert f"{PACKAGE}.{name}" in MODULES, f"{PACKAGE}.{name} is no module: update the floors"
 
 
 def test_imports_inside_functions_and_relative_imports_are_read() -> None:

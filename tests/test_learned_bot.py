@@ -15,8 +15,8 @@ from tarot_analysis.cli import main
 from tarot_analysis.engine.encoding import encoding_size
 from tarot_analysis.engine.state import N_ACTIONS
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import play
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.table.play import play
 
 
 def _random_model(path: Path, preset: str, *, margin: float, seed: int = 1) -> Path:

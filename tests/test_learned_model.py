@@ -24,7 +24,7 @@ from tarot_analysis.engine.encoding import ENCODING_VERSION, encode, encoding_si
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.state import N_ACTIONS
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game.rules import load_rules
 
 
 def _layers(widths: list[int], seed: int = 0) -> tuple[list[np.ndarray], list[np.ndarray]]:

@@ -38,7 +38,7 @@ PRINTED = {
     "bidding_guidance": "heuristic bots · 20,000 deals",
     "rule_variants": "heuristic bots · 1,000 deals",
 }
-#: The functions of tarot_analysis.plots that draw a figure.
+#: The functions of tarot_analysis.report.plots that draw a figure.
 CHARTS = {
     "calibration",
     "distribution",

@@ -14,12 +14,12 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from tarot_analysis import cards
 from tarot_analysis.cli import main
-from tarot_analysis.deal import deal
+from tarot_analysis.deals.deal import deal
+from tarot_analysis.deals.odds import hand_odds, split_law
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.odds import hand_odds, split_law
-from tarot_analysis.rules import load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import load_rules
 
 Z_999 = 3.29
 HANDS = {
@@ -175,7 +175,7 @@ def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_worked_hand_of_the_docs_is_the_real_output() -> None:
     from pathlib import Path
 
-    from tarot_analysis.odds import odds_text
+    from tarot_analysis.deals.odds import odds_text
 
     text = (Path(__file__).parent.parent / "docs" / "odds.md").read_text(encoding="utf-8")
     blocks = text.split("```\n")

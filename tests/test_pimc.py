@@ -10,7 +10,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tarot_analysis import cards
 from tarot_analysis.bots import B_WORLDS, PIMC, Bot, heuristic, seat_rows
 from tarot_analysis.bots.door import workspace
 from tarot_analysis.bots.pimc import (
@@ -23,9 +22,10 @@ from tarot_analysis.engine import state as S
 from tarot_analysis.engine.determinize import _played_by_seat
 from tarot_analysis.engine.game import GameState, Observation
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import play
-from tarot_analysis.rules import list_presets, load_rules
-from tarot_analysis.table import advance
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import list_presets, load_rules
+from tarot_analysis.table.compiled import advance
+from tarot_analysis.table.play import play
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from duplicate import duplicate

@@ -21,13 +21,13 @@ from matplotlib.container import BarContainer, ErrorbarContainer
 from matplotlib.image import AxesImage
 from matplotlib.lines import Line2D
 
-from tarot_analysis import plots
-from tarot_analysis.counterfactual import ContractOutcomes, play_every_contract
+from tarot_analysis.analyses.counterfactual import ContractOutcomes, play_every_contract
+from tarot_analysis.analyses.guidance import compare_evaluators, guidance_tables, run_guidance
+from tarot_analysis.deals.hand_stats import HandStats, run_hands
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.guidance import compare_evaluators, guidance_tables, run_guidance
-from tarot_analysis.hand_stats import HandStats, run_hands
-from tarot_analysis.plots import CONTRACT_COLOURS
-from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.report import plots
+from tarot_analysis.report.plots import CONTRACT_COLOURS
 
 matplotlib.use("Agg")
 
@@ -463,7 +463,7 @@ def test_to_base64_png(hands: dict[str, HandStats]) -> None:
 def test_module_imports_without_display_or_matplotlib() -> None:
     environment = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "MPLBACKEND")}
     code = (
-        "import sys, tarot_analysis.plots as p; "
+        "import sys, tarot_analysis.report.plots as p; "
         "assert 'matplotlib' not in sys.modules, 'matplotlib imported too early'; "
         "print(sorted(p.CONTRACT_COLOURS))"
     )

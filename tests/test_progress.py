@@ -14,9 +14,9 @@ from types import ModuleType
 import pytest
 from numba.core import event
 
-from tarot_analysis import progress
 from tarot_analysis.cli import main
-from tarot_analysis.progress import (
+from tarot_analysis.runs import progress
+from tarot_analysis.runs.progress import (
     COMPILING,
     COMPILING_NOTICE,
     PLAYING,

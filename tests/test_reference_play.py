@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tarot_analysis.cards import EXCUSE, parse_card, parse_cards
-from tarot_analysis.rules import Rules, list_presets, load_rules
+from tarot_analysis.game.cards import EXCUSE, parse_card, parse_cards
+from tarot_analysis.game.rules import Rules, list_presets, load_rules
 from tests.reference_play import (
     excuse_at_last_trick_to_attack,
     is_legal_ecart,

@@ -19,8 +19,10 @@ from typing import Any
 import pytest
 
 from tarot_analysis import __version__, report
+from tarot_analysis.cli.commands.report import add_parser
+from tarot_analysis.cli.commands.report import run as run_command
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.report import add_parser, build_report, run_command
+from tarot_analysis.report import build_report
 from tarot_analysis.report.html import threshold
 
 # The report is built and printed once per module, then read by each test: tens of seconds.
@@ -472,10 +474,10 @@ def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None
 
 
 def test_the_summary_says_how_to_count_a_hand_with_one_counted_by_the_code(built: Built) -> None:
-    from tarot_analysis.cards import Hand
+    from tarot_analysis.deals.evaluators import CHAVEY_THRESHOLDS, chavey_sum
     from tarot_analysis.engine.game import GameState
-    from tarot_analysis.evaluators import CHAVEY_THRESHOLDS, chavey_sum
-    from tarot_analysis.rules import load_rules
+    from tarot_analysis.game.cards import Hand
+    from tarot_analysis.game.rules import load_rules
 
     summary_html = built.text.split('<section id="summary">')[1].split("</section>")[0]
     assert "Every count here is Chavey's count of the hand as dealt" in summary_html
@@ -509,9 +511,9 @@ def test_a_loss_too_small_to_measure_is_said_so() -> None:
 def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     built: Built, tmp_path: Path
 ) -> None:
-    from tarot_analysis.guidance import run_guidance, thresholds
-    from tarot_analysis.rules import load_rules
-    from tarot_analysis.runner import read_dataset
+    from tarot_analysis.analyses.guidance import run_guidance, thresholds
+    from tarot_analysis.game.rules import load_rules
+    from tarot_analysis.runs.runner import read_dataset
 
     data = tmp_path / "data"
     shutil.copytree(built.data, data)

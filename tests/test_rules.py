@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tarot_analysis.errors import RulesError
-from tarot_analysis.rules import (
+from tarot_analysis.game.rules import (
     DEFAULT_PRESET,
     Contract,
     Rules,

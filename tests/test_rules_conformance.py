@@ -10,13 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tarot_analysis import cards
+from tarot_analysis.analyses.replay import describe
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.play import play, play_given
-from tarot_analysis.replay import describe
-from tarot_analysis.rules import list_presets, load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import list_presets, load_rules
+from tarot_analysis.table.play import play, play_given
 from tests import reference_play as ref
 from tests.test_engine import referee_all
 from tests.test_engine_scenarios import deal_around

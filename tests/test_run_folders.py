@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.runner import RunSpec, chunk_path, read_dataset, run
+from tarot_analysis.runs.runner import RunSpec, chunk_path, read_dataset, run
 
 SPEC = RunSpec(kind="test", rules="fft-4", bots=("heuristic",), seed=3, deals=10, chunk_size=4)
 Work = Callable[[int, int, int], pa.Table]
@@ -250,7 +250,7 @@ def _tables() -> dict[str, pd.DataFrame]:
 def test_tables_are_left_whole_when_a_write_fails_midway(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tarot_analysis.guidance import save_tables
+    from tarot_analysis.analyses.guidance import save_tables
 
     save_tables(_tables(), tmp_path)
     before = (tmp_path / "by_chavey.csv").read_bytes()
@@ -271,7 +271,7 @@ def test_tables_are_left_whole_when_a_write_fails_midway(
 def test_a_full_disk_names_the_table_it_was_writing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from tarot_analysis.guidance import save_tables
+    from tarot_analysis.analyses.guidance import save_tables
 
     save_tables(_tables(), tmp_path)
     before = (tmp_path / "by_chavey.csv").read_bytes()
@@ -310,7 +310,7 @@ def test_the_command_line_names_the_file_on_a_full_disk(
 
 
 def test_a_tables_folder_names_its_run_and_drops_tables_of_an_earlier_one(tmp_path: Path) -> None:
-    from tarot_analysis.guidance import save_tables
+    from tarot_analysis.analyses.guidance import save_tables
 
     rows = RunSpec(kind="guidance", rules="fft-4", bots=("random",), seed=1, deals=10,
                    chunk_size=5)  # fmt: skip
@@ -354,7 +354,7 @@ def test_a_browser_that_fails_midway_leaves_the_old_pdf(
 def test_a_full_disk_names_the_chunk_and_keeps_the_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import tarot_analysis.runner as runner
+    import tarot_analysis.runs.runner as runner
 
     write = pq.write_table
 
@@ -377,7 +377,7 @@ def test_a_full_disk_names_the_chunk_and_keeps_the_others(
 
 
 def test_an_output_s_stale_temporary_file_is_removed(tmp_path: Path) -> None:
-    from tarot_analysis.simulate import check_output_path
+    from tarot_analysis.runs.simulate import check_output_path
 
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait(timeout=60)

@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.runner import RunSpec, chunk_path, read_dataset, run
+from tarot_analysis.runs.runner import RunSpec, chunk_path, read_dataset, run
 
 SPEC = RunSpec(kind="hands", rules="fft-4", bots=(), seed=7, deals=50_000, chunk_size=2_000)
 
@@ -26,10 +26,10 @@ WORKER = textwrap.dedent(
     import os, signal, sys, time
     from pathlib import Path
     import numpy as np, pyarrow as pa
-    from tarot_analysis.deal import DealStream, deal_chunk, make_plan
+    from tarot_analysis.deals.deal import DealStream, deal_chunk, make_plan
     from tarot_analysis._jit import normalise_seed
-    from tarot_analysis.rules import load_rules
-    from tarot_analysis.runner import RunSpec, run
+    from tarot_analysis.game.rules import load_rules
+    from tarot_analysis.runs.runner import RunSpec, run
 
     spec = RunSpec(kind="hands", rules="fft-4", bots=(), seed=7, deals=50_000, chunk_size=2_000)
     plan = make_plan(load_rules("fft-4"))

@@ -20,7 +20,7 @@ from tarot_analysis.engine.outcome import (
     REDEAL_PETIT_SEC,
 )
 from tarot_analysis.engine.scoring import SCORE_PARTS, score_outcomes
-from tarot_analysis.rules import Rules, list_presets, load_rules
+from tarot_analysis.game.rules import Rules, list_presets, load_rules
 
 FFT_3 = load_rules("fft-3")
 FFT_4 = load_rules("fft-4")

@@ -17,12 +17,12 @@ from collections.abc import Callable
 import numpy as np
 import pytest
 
-from tarot_analysis import cards
 from tarot_analysis import solver as solver_module
-from tarot_analysis.cards import EXCUSE, PETIT
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.cards import EXCUSE, PETIT
+from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.solver import legal_plays, solve
 from tests.interrupting import interrupt_when
 from tests.reference_play import (
@@ -671,7 +671,7 @@ def test_ctrl_c_stops_the_solve_command_with_the_interval_proved() -> None:
 
 def _whole_hands(rules: Rules) -> list[frozenset[int]]:
     """The four hands of the first deal of seed 1, dog left out: a solve of minutes."""
-    from tarot_analysis.deal import deal
+    from tarot_analysis.deals.deal import deal
 
     masks = deal(rules, 1, 1, threads=1).masks[0]
     return [frozenset(cards.from_mask(int(lo), int(hi))) for lo, hi in masks[: rules.players]]

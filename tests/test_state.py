@@ -15,9 +15,10 @@ import pytest
 from scipy import special, stats
 
 from benchmarks.duplicate import duplicate
-from tarot_analysis import cards
-from tarot_analysis.compare import compare_variants
-from tarot_analysis.counterfactual import play_every_contract
+from tarot_analysis.analyses.compare import compare_variants
+from tarot_analysis.analyses.counterfactual import play_every_contract
+from tarot_analysis.analyses.guidance import run_guidance
+from tarot_analysis.analyses.one_hand import analyse_hand
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.core import poignee_level
 from tarot_analysis.engine.determinize import (
@@ -29,11 +30,10 @@ from tarot_analysis.engine.determinize import (
 )
 from tarot_analysis.engine.game import GameState, Observation
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.guidance import run_guidance
-from tarot_analysis.one_hand import analyse_hand
-from tarot_analysis.play import play, play_given
-from tarot_analysis.rules import list_presets, load_rules
-from tarot_analysis.tarocco import play_tarocco_run
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import list_presets, load_rules
+from tarot_analysis.table.play import play, play_given
+from tarot_analysis.table.tarocco import play_tarocco_run
 from tests import golden_games
 from tests.test_engine import referee_all
 from tests.test_engine_scenarios import deal_around
@@ -141,7 +141,7 @@ def test_a_seat_out_of_the_table_is_refused(seat: object) -> None:
 
 
 def test_masks_that_are_no_deal_are_refused() -> None:
-    from tarot_analysis.deal import deal
+    from tarot_analysis.deals.deal import deal
 
     rules = load_rules("fft-4")
     good = deal(rules, 1, 1, threads=1).masks[0].copy()

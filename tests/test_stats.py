@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
+from tarot_analysis.deals.exact import hand_distribution
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.exact import hand_distribution
 from tarot_analysis.stats import (
     Z_95,
     GofResult,

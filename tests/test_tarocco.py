@@ -12,12 +12,12 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tarot_analysis import cards
 from tarot_analysis.bots import BOTS
-from tarot_analysis.deal import deal
+from tarot_analysis.deals.deal import deal
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import Rules, load_rules
-from tarot_analysis.tarocco import (
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.table.tarocco import (
     EVENT_COLUMNS,
     PART_NAMES,
     TaroccoResult,

@@ -15,9 +15,9 @@ from tarot_analysis.cli import main
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.encoding import block, encoding_size, layout
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import load_rules
-from tarot_analysis.runner import chunk_path
-from tarot_analysis.teacher import LESSON_COLUMNS, lesson_counts, read_lessons, teach
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.learning.teacher import LESSON_COLUMNS, lesson_counts, read_lessons, teach
+from tarot_analysis.runs.runner import chunk_path
 
 WORLDS = 4
 
@@ -121,7 +121,7 @@ def test_a_folder_of_another_run_is_refused(lessons: dict[str, Path], tmp_path: 
 
 
 def test_rows_of_another_kind_are_no_lessons(tmp_path: Path) -> None:
-    from tarot_analysis.runner import RunSpec, run
+    from tarot_analysis.runs.runner import RunSpec, run
 
     spec = RunSpec(kind="example", rules="fft-4", bots=("random",), seed=1, deals=4, chunk_size=4)
     run(spec, tmp_path, lambda chunk, first, n: pa.table({"deal": range(first, first + n)}))
@@ -159,8 +159,8 @@ def test_a_network_trained_on_lessons_takes_a_seat(
     lessons: dict[str, Path], tmp_path: Path
 ) -> None:
     from tarot_analysis.bots.learned import load_model
-    from tarot_analysis.play import play
-    from tarot_analysis.training import train_folder
+    from tarot_analysis.learning.training import train_folder
+    from tarot_analysis.table.play import play
 
     out = tmp_path / "model.npz"
     report = train_folder([lessons["fft-4"]], out, hidden=(8,), epochs=2, seed=1)

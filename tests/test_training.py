@@ -11,14 +11,13 @@ import pyarrow as pa
 import pytest
 
 from tarot_analysis.bots.learned import load_model
-from tarot_analysis.cli import EXIT_USAGE, main
+from tarot_analysis.cli.main import EXIT_USAGE, main
 from tarot_analysis.engine.encoding import encode, encoding_size
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.state import N_ACTIONS
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import load_rules
-from tarot_analysis.runner import RunSpec, run
-from tarot_analysis.training import (
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.learning.training import (
     NEEDS_EXTRA,
     VALUE_SCALE,
     Decisions,
@@ -30,6 +29,7 @@ from tarot_analysis.training import (
     split_by_deal,
     train,
 )
+from tarot_analysis.runs.runner import RunSpec, run
 
 PRESET = "fft-4"
 
@@ -269,7 +269,7 @@ def test_the_train_command_names_bad_input_in_one_line(
 
 
 def test_runs_of_one_preset_train_together_their_deals_apart(folder: Path, tmp_path: Path) -> None:
-    from tarot_analysis.training import join_decisions
+    from tarot_analysis.learning.training import join_decisions
 
     one = read_decisions(folder)
     both = join_decisions([one, one])

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import Rules
+from tarot_analysis.game.rules import Rules
 
 #: The kinds of compiled bot, by their number in the ``B_KIND`` column.
 BOTS: Final = ("random", "heuristic", "pimc", "learned")

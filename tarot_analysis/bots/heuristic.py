@@ -45,7 +45,6 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
-from tarot_analysis import cards
 from tarot_analysis._jit import KERNEL, popcount, trailing_zeros
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine import state as _state
@@ -70,6 +69,7 @@ from tarot_analysis.engine.cardsets import (
     size,
 )
 from tarot_analysis.engine.core import poignee_level
+from tarot_analysis.game import cards
 
 __all__ = [
     "bid",

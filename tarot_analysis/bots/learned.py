@@ -1,7 +1,7 @@
 """A learned bot's network: its file, and its forward pass in compiled code.
 
 The network is a multilayer perceptron trained on the search bot's decisions
-(:mod:`tarot_analysis.training`): what the seat knows
+(:mod:`tarot_analysis.learning.training`): what the seat knows
 (:func:`tarot_analysis.engine.encoding.encode_into`, ``widths[0]`` numbers) goes through hidden
 layers with ReLU to one output per action (:data:`~tarot_analysis.engine.state.N_ACTIONS`),
 each the action's predicted value for the seat (its advantage over the mean of the legal
@@ -47,8 +47,8 @@ from tarot_analysis._jit import KERNEL
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encode_into, encoding_size
 from tarot_analysis.engine.state import DECISIONS, MAX_SEATS, N_ACTIONS, legal_mask
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.files import replacing
-from tarot_analysis.rules import Rules, load_rules
+from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.runs.files import replacing
 
 __all__ = [
     "MAX_ENCODING",
@@ -221,7 +221,7 @@ def load_model(path: str | os.PathLike[str], rules: Rules | str) -> Model:
 
 
 #: Where the package's own models are, one per preset: ``NAME.npz``.
-SHIPPED: Final = Path(__file__).resolve().parent.parent / "models"
+SHIPPED: Final = Path(__file__).resolve().parent / "models"
 
 
 def shipped_model(rules: Rules) -> Path:

@@ -1082,7 +1082,7 @@ def choose_action(
     or a poignée; the écart and the chelem are the heuristic's), with ``worlds`` worlds drawn
     from ``seed``; it reads only what that seat may know.
 
-    >>> from tarot_analysis.rules import load_rules
+    >>> from tarot_analysis.game.rules import load_rules
     >>> state = GameState.deal(load_rules("fft-4"), seed=3, forced=[0, 1, -1, -1])
     >>> while state.decision != "card":
     ...     state.apply(int(state.legal_actions()[0]))
@@ -1144,7 +1144,7 @@ def action_values(
     act, with ``worlds`` worlds drawn from ``seed``: the same search as :func:`choose_action`
     on the same inputs, whose action is ``chosen``.
 
-    >>> from tarot_analysis.rules import load_rules
+    >>> from tarot_analysis.game.rules import load_rules
     >>> state = GameState.deal(load_rules("fft-4"), seed=3, forced=[0, 1, -1, -1])
     >>> while state.decision != "card":
     ...     state.apply(int(state.legal_actions()[0]))
@@ -1183,7 +1183,7 @@ def sample_world(
     where it stands. ``bot`` is the pimc bot drawing it: ``pimc:learned`` reads the auction
     as the learned bot bids.
 
-    >>> from tarot_analysis.rules import load_rules
+    >>> from tarot_analysis.game.rules import load_rules
     >>> state = GameState.deal(load_rules("fft-4"), seed=3, forced=[0, 1, -1, -1])
     >>> while state.decision != "card":
     ...     state.apply(int(state.legal_actions()[0]))

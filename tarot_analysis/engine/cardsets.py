@@ -1,7 +1,7 @@
 """Sets of cards as two uint64 words, for the compiled engine.
 
 ``lo`` holds the suit cards at bit ``card id``; ``hi`` the Excuse at bit 0 and trump n at
-bit n (see :mod:`tarot_analysis.cards`). Every function here is a small compiled function on
+bit n (see :mod:`tarot_analysis.game.cards`). Every function here is a small compiled function on
 those two words.
 """
 
@@ -12,8 +12,8 @@ from typing import Any, Final
 import numpy as np
 from numba import njit
 
-from tarot_analysis import cards
 from tarot_analysis._jit import leading_zeros, popcount, trailing_zeros
+from tarot_analysis.game import cards
 
 ZERO: Final = np.uint64(0)
 ONE: Final = np.uint64(1)

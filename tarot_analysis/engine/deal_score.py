@@ -11,7 +11,7 @@ compares the two on every preset). The formula (docs/rules.md#the-score, #chelem
 each defender loses it, the attack's total is shared (the older rules' poignée the taker's
 alone), and a personal Petit au bout is paid by every other player.
 
->>> from tarot_analysis.rules import load_rules
+>>> from tarot_analysis.game.rules import load_rules
 >>> sp = scoring_params(load_rules("fft-4"))
 >>> len(sp) == N_SCORING
 True
@@ -42,7 +42,7 @@ from tarot_analysis.engine.outcome import (
     O_TAKER,
     REDEAL_NONE,
 )
-from tarot_analysis.rules import Rules
+from tarot_analysis.game.rules import Rules
 
 __all__ = ["N_SCORING", "scoring_params", "seat_scores"]
 

@@ -38,7 +38,7 @@ proportional to the number of ways the remaining cards can then be placed (count
 places' remaining room, compiled), so every consistent deal has the same chance. A called card
 not yet played may then lie elsewhere: the sides follow it.
 
->>> from tarot_analysis.rules import load_rules
+>>> from tarot_analysis.game.rules import load_rules
 >>> state = GameState.deal(load_rules("fft-4"), seed=2)
 >>> worlds = determinize(state, 0, rng=1, count=3)
 >>> [world.hand(0) == state.hand(0) for world in worlds]
@@ -54,12 +54,12 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from tarot_analysis import cards
 from tarot_analysis._jit import KERNEL
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.game import cards
 
 __all__ = [
     "agrees",

@@ -14,7 +14,7 @@ The vector's length depends only on the number of players (:func:`encoding_size`
 seat have one row per player, and a learned bot is trained for one preset. Tarocco is not
 encoded (no taker, no sides, every player for himself): :func:`encode` refuses it.
 
->>> from tarot_analysis.rules import load_rules
+>>> from tarot_analysis.game.rules import load_rules
 >>> state = GameState.deal(load_rules("fft-4"), seed=3)
 >>> vector = encode(state, 0)
 >>> vector.shape, vector.dtype

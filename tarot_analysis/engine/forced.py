@@ -14,11 +14,11 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
-from tarot_analysis import cards
 from tarot_analysis.engine.core import first_refused_call
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError, is_whole_number
-from tarot_analysis.rules import Rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules
 
 __all__ = ["check_forced_calls", "forced_rows", "masks_of", "passing"]
 

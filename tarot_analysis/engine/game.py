@@ -6,7 +6,7 @@ cards 0–77, :data:`~tarot_analysis.engine.state.PASS`, bids, poignées, chelem
 (:meth:`GameState.apply`, checked), copying, and the result once the deal is over.
 :meth:`GameState.observation` gives what one seat may know, as an :class:`Observation`.
 
->>> from tarot_analysis.rules import load_rules
+>>> from tarot_analysis.game.rules import load_rules
 >>> state = GameState.deal(load_rules("fft-4"), seed=3)
 >>> state.decision, state.actor
 ('bid', 0)
@@ -25,13 +25,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from tarot_analysis import cards
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.forced import checked_forced, masks_of
 from tarot_analysis.engine.outcome import N_OUTCOME, O_CONTRACT, O_REDEAL, O_TAKER, REDEAL_NONE
 from tarot_analysis.engine.params import EngineRules, engine_rules
 from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
-from tarot_analysis.rules import Rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules
 
 __all__ = ["GameState", "Observation", "action_name"]
 
@@ -92,7 +92,7 @@ def _check_deal(rules: Rules, deal: npt.NDArray[np.uint64]) -> None:
 @dataclass(frozen=True)
 class Observation:
     """What one seat may know at one moment of a deal, built from the state by
-    :meth:`GameState.observation`. Cards are ids (:mod:`tarot_analysis.cards`); the ``*_text``
+    :meth:`GameState.observation`. Cards are ids (:mod:`tarot_analysis.game.cards`); the ``*_text``
     properties give them in the hand notation.
 
     - ``seat``, ``players``, ``rules`` (the preset's name); ``decision`` (``bid``, ``call``,
@@ -159,7 +159,7 @@ class GameState:
 
     ``masks`` (players + 1, 2) holds each seat's hand and the dog (Tarocco: the dealer's extra
     cards) as two-word masks; ``forced`` fixes taker, contract and called cards as in
-    :func:`tarot_analysis.play.play`; ``dealer`` is the dealing seat in Tarocco (default the
+    :func:`tarot_analysis.table.play.play`; ``dealer`` is the dealing seat in Tarocco (default the
     last seat). Build one with :meth:`deal` (a uniformly random deal) or :meth:`from_hands`.
     Masks that are no deal of ``rules`` (a card twice, a bit beyond the 78 cards, a hand or a
     dog of the wrong size), a seat, an action or a forced row out of range raise
@@ -206,7 +206,7 @@ class GameState:
         **options: Any,
     ) -> GameState:
         """A uniformly random deal of ``rules`` from ``seed`` (the toolkit's dealer)."""
-        from tarot_analysis.deal import deal
+        from tarot_analysis.deals.deal import deal
 
         return cls(rules, deal(rules, 1, seed, threads=1).masks[0], **options)
 

@@ -11,9 +11,9 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from tarot_analysis import cards
 from tarot_analysis.engine.deal_score import N_SCORING, scoring_params
-from tarot_analysis.rules import Rules
+from tarot_analysis.game import cards
+from tarot_analysis.game.rules import Rules
 
 PLAYERS: Final = 0
 HAND_SIZE: Final = 1

@@ -30,7 +30,7 @@ from tarot_analysis.engine.outcome import (
     REDEAL_NONE,
 )
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.rules import BOUT_COUNT, Rules
+from tarot_analysis.game.rules import BOUT_COUNT, Rules
 
 __all__ = ["POINT_UNIT", "SCORE_PARTS", "SCORE_UNIT", "score_outcomes", "whole_units"]
 
@@ -98,7 +98,7 @@ def score_outcomes(
     out. A chelem is made when the defence takes no trick; if the attack takes none, the
     defence's chelem is scored as well, on top of a failed announcement.
 
-    >>> from tarot_analysis.rules import load_rules
+    >>> from tarot_analysis.game.rules import load_rules
     >>> rules = load_rules("fft-4")
     >>> garde = dict(taker=0, contract=1, attack_half_points=98, attack_bouts=3)  # 49 points
     >>> played = dict(redeal=0, attack_tricks=10, defence_tricks=8, chelem_announced=0)

@@ -16,7 +16,7 @@ discard (:data:`ECART`), then the tricks. Every rule comes from the engine's rul
 **Actions** are numbered once for every decision (:data:`N_ACTIONS` in all):
 
 ============  ================================================================
-``0 .. 77``   a card, by its id (:mod:`tarot_analysis.cards`): called, discarded, or played
+``0 .. 77``   a card, by its id (:mod:`tarot_analysis.game.cards`): called, discarded, or played
 ``78``        :data:`PASS` at the auction
 ``79 .. 86``  bid contract ``i`` of ``rules.contracts``: ``BID_0 + i``
 ``87 .. 90``  show a poignée of level 0 (none), 1, 2, 3: ``SHOW_0 + level``

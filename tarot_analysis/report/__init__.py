@@ -43,7 +43,6 @@ are reused only when that metadata matches the run asked for.
 """
 
 from tarot_analysis.report.build import build_report
-from tarot_analysis.report.command import add_parser, run_command
 from tarot_analysis.report.pdf import CHROMIUM_FLAGS, CHROMIUM_NAMES, find_chromium, render_pdf
 from tarot_analysis.report.runs import (
     AUCTION_DEALS,
@@ -57,11 +56,9 @@ __all__ = [
     "CHROMIUM_FLAGS",
     "CHROMIUM_NAMES",
     "GUIDANCE_CHUNK_SIZE",
-    "add_parser",
     "build_report",
     "find_chromium",
     "guidance_folder",
     "render_pdf",
     "report_path",
-    "run_command",
 ]

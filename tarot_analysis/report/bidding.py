@@ -115,7 +115,7 @@ def _tables_by(
 
 def ranges_table(guidance: Guidance, context: Context) -> Table:
     """The best contract by range of Chavey count, each range's mean score with its interval."""
-    from tarot_analysis.guidance import best_ranges
+    from tarot_analysis.analyses.guidance import best_ranges
 
     ranges = best_ranges(guidance.tables["by_chavey"], min_n=RANGE_MIN_DEALS)
     caption = context.caption(
@@ -146,7 +146,7 @@ def _map_table(guidance: Guidance, context: Context) -> Table:
     """
     from matplotlib.colors import to_rgb
 
-    from tarot_analysis.plots import contract_colour
+    from tarot_analysis.report.plots import contract_colour
 
     table = guidance.tables["by_bouts_trumps"]
     cells = {
@@ -190,7 +190,7 @@ def _map_table(guidance: Guidance, context: Context) -> Table:
 
 def best_by_chavey_text(guidance: Guidance) -> str:
     """``…; 45: Pass ≈ Prise; 46–60: Garde; …``: the best contract by range, in one line."""
-    from tarot_analysis.guidance import best_ranges
+    from tarot_analysis.analyses.guidance import best_ranges
 
     ranges = best_ranges(guidance.tables["by_chavey"], min_n=RANGE_MIN_DEALS)
     return "; ".join(
@@ -203,7 +203,7 @@ def best_by_chavey_text(guidance: Guidance) -> str:
 
 
 def section(guidance: Guidance, context: Context) -> Section:
-    from tarot_analysis import plots
+    from tarot_analysis.report import plots
 
     tables = guidance.tables
     by_chavey = tables["by_chavey"]

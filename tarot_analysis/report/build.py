@@ -13,7 +13,6 @@ from markupsafe import Markup
 
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.files import write_text
 from tarot_analysis.report import (
     bidding,
     contracts,
@@ -35,9 +34,10 @@ from tarot_analysis.report.runs import (
     hand_tables,
     report_path,
 )
+from tarot_analysis.runs.files import write_text
 
 if TYPE_CHECKING:
-    from tarot_analysis.rules import Rules
+    from tarot_analysis.game.rules import Rules
 
 __all__ = ["PRINTING", "build_report", "render_page"]
 
@@ -118,7 +118,7 @@ def build_report(
 ) -> Path:
     """Write the strategy report of ``rules`` and return its path.
 
-    ``rules``: a preset name, a TOML file or a :class:`~tarot_analysis.rules.Rules`. ``bots``:
+    ``rules``: a preset name, a TOML file or a :class:`~tarot_analysis.game.rules.Rules`. ``bots``:
     one name for every seat, or one per seat (default ``random`` at every seat). Hand
     statistics and the guidance run use ``deals`` deals; the auction, at most
     :data:`~tarot_analysis.report.runs.AUCTION_DEALS`. Runs and tables already in ``data_dir``
@@ -130,11 +130,11 @@ def build_report(
     (:data:`PDF_HOW_TO`), and the HTML stays. ``client``: a Dask
     client whose workers run the chunks (the same report as on local threads).
     """
-    from tarot_analysis.memory import check_memory
-    from tarot_analysis.progress import WRITING_CHARTS, step
+    from tarot_analysis.game.rules import load_rules
     from tarot_analysis.report.pdf import render_pdf
-    from tarot_analysis.rules import load_rules
-    from tarot_analysis.simulate import check_output_path, check_writable_folder
+    from tarot_analysis.runs.memory import check_memory
+    from tarot_analysis.runs.progress import WRITING_CHARTS, step
+    from tarot_analysis.runs.simulate import check_output_path, check_writable_folder
 
     started = time.perf_counter()
     if deals < 1:
@@ -150,7 +150,7 @@ def build_report(
     check_memory("guidance", deals, None, runs=2)
     check_output_path(target)  # a bad output folder fails before the runs, not after
     check_writable_folder(data_dir, " for the report's runs")
-    from tarot_analysis.guidance import MIN_FIT_DEALS
+    from tarot_analysis.analyses.guidance import MIN_FIT_DEALS
 
     if deals < MIN_FIT_DEALS:
         raise TarotInputError(

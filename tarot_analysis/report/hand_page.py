@@ -7,7 +7,6 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tarot_analysis.files import write_text
 from tarot_analysis.report.html import (
     Caption,
     Section,
@@ -18,11 +17,12 @@ from tarot_analysis.report.html import (
     percent,
     rate_with_interval,
 )
+from tarot_analysis.runs.files import write_text
 
 if TYPE_CHECKING:
-    from tarot_analysis.ecart import EcartAdvice
-    from tarot_analysis.odds import HandOdds
-    from tarot_analysis.one_hand import HandAnalysis
+    from tarot_analysis.analyses.ecart import EcartAdvice
+    from tarot_analysis.analyses.one_hand import HandAnalysis
+    from tarot_analysis.deals.odds import HandOdds
 
 __all__ = ["write_hand_page"]
 
@@ -188,7 +188,7 @@ def write_hand_page(
 ) -> Path:
     """Write the page of one hand to ``path`` and return it."""
     from tarot_analysis.report.build import render_page
-    from tarot_analysis.simulate import check_output_path
+    from tarot_analysis.runs.simulate import check_output_path
 
     target = Path(path)
     check_output_path(target)

@@ -145,7 +145,7 @@ def _checks_table(tables: Mapping[str, pd.DataFrame], context: Context) -> Table
 
 
 def section(stored: Stored, context: Context) -> Section:
-    from tarot_analysis import plots
+    from tarot_analysis.report import plots
 
     tables = stored.tables
     distributions: list[tuple[str, Table, Chart]] = []

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     import jinja2
     from matplotlib.figure import Figure
 
-    from tarot_analysis.rules import Rules
+    from tarot_analysis.game.rules import Rules
 
 __all__ = [
     "Caption",
@@ -147,7 +147,7 @@ class Chart:
 
 def chart(fig: Figure, key: str, alt: str, caption: str) -> Chart:
     """A matplotlib figure drawn into the report (and closed)."""
-    from tarot_analysis.plots import to_base64_png
+    from tarot_analysis.report.plots import to_base64_png
 
     return Chart(key, to_base64_png(fig, dpi=CHART_DPI), alt, caption)
 
@@ -268,7 +268,7 @@ def threshold(value: float) -> str:
 
 def label(contract: str) -> str:
     """A contract as a player writes it: ``Garde sans``; ``A ≈ B`` kept as a tie of two."""
-    from tarot_analysis.plots import contract_label
+    from tarot_analysis.report.plots import contract_label
 
     return " ≈ ".join(contract_label(part) for part in str(contract).split(" ≈ "))
 

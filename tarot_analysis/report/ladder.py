@@ -105,7 +105,7 @@ def guidance_rungs(
     """The finished guidance runs of seat 0 for ``rules_name`` and ``seed`` in ``data_dir``,
     the largest of each table of bots, up the ladder; bands cut at ``published``. ``ours``:
     a run already read (its folder and data), not read again."""
-    from tarot_analysis.guidance import MIN_FIT_DEALS
+    from tarot_analysis.analyses.guidance import MIN_FIT_DEALS
 
     pattern = rf"guidance-{re.escape(rules_name)}-(?P<bots>.+)-seed{seed}-(?P<deals>\d+)"
     out = []
@@ -121,9 +121,9 @@ def guidance_rungs(
 def _finished(folder: Path) -> Any:
     """The guidance run in ``folder`` when it is whole (every chunk on disk), else ``None``;
     nothing is played."""
-    from tarot_analysis.guidance import run_guidance
-    from tarot_analysis.rules import load_rules
-    from tarot_analysis.runner import RunSpec, chunk_path
+    from tarot_analysis.analyses.guidance import run_guidance
+    from tarot_analysis.game.rules import load_rules
+    from tarot_analysis.runs.runner import RunSpec, chunk_path
 
     try:
         spec = json.loads((folder / "_run.json").read_text())
@@ -144,7 +144,7 @@ def _finished(folder: Path) -> Any:
 
 
 def _guidance_rung(bots: str, folder: Path, data: Any, published: Sequence[float]) -> GuidanceRung:
-    from tarot_analysis.guidance import _grouping, _rate_rows, thresholds
+    from tarot_analysis.analyses.guidance import _grouping, _rate_rows, thresholds
 
     fitted = _rows(thresholds(data), "chavey")
     counts = _grouping(data, "chavey").reset_index()

@@ -138,7 +138,7 @@ def _calibration_table(guidance: Guidance, context: Context) -> Table:
 
 
 def section(guidance: Guidance, context: Context) -> Section:
-    from tarot_analysis import plots
+    from tarot_analysis.report import plots
 
     comparison = guidance.comparison
     who = (

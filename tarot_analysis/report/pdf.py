@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Final
 
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.files import replacing
+from tarot_analysis.runs.files import replacing
 
 __all__ = ["CHROMIUM_FLAGS", "CHROMIUM_NAMES", "find_chromium", "render_pdf"]
 

@@ -23,7 +23,7 @@ def section(
     context: Context, hands: Stored, auction: Stored, guidance: Guidance, started: float
 ) -> Section:
     """Built last, so that the time it states counts the charts too."""
-    from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
+    from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE
 
     rules = context.rules
     base = f"--rules {context.rules_argument} --seed {context.seed}"

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any, Final
 import pandas as pd
 
 from tarot_analysis import __version__
-from tarot_analysis.files import write_text
 from tarot_analysis.report.html import bots_label
-from tarot_analysis.simulate import json_value
+from tarot_analysis.runs.files import write_text
+from tarot_analysis.runs.simulate import json_value
 from tarot_analysis.stats import Z_95
 
 if TYPE_CHECKING:
-    from tarot_analysis.guidance import GuidanceData
-    from tarot_analysis.rules import Rules
+    from tarot_analysis.analyses.guidance import GuidanceData
+    from tarot_analysis.game.rules import Rules
 
 __all__ = [
     "AUCTION_DEALS",
@@ -199,9 +199,9 @@ class Runs:
 def hand_tables(rules: Rules, deals: int, seed: int, runs: Runs) -> Stored:
     """Hand statistics of ``deals`` deals, from ``data_dir`` when that run is stored there."""
     from tarot_analysis._jit import normalise_seed
-    from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
-    from tarot_analysis.hand_stats import run_hands
-    from tarot_analysis.simulate import run_metadata
+    from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE
+    from tarot_analysis.deals.hand_stats import run_hands
+    from tarot_analysis.runs.simulate import run_metadata
 
     metadata = run_metadata(rules, normalise_seed(seed), DEFAULT_CHUNK_SIZE, deals)
 
@@ -222,10 +222,10 @@ def auction_tables(
     contract (Wilson interval) and a 95% interval on the taker's mean score.
     """
     from tarot_analysis._jit import normalise_seed
-    from tarot_analysis.deal import DEFAULT_CHUNK_SIZE
-    from tarot_analysis.play import play
-    from tarot_analysis.simulate import run_metadata
+    from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE
+    from tarot_analysis.runs.simulate import run_metadata
     from tarot_analysis.stats import wilson_interval
+    from tarot_analysis.table.play import play
 
     metadata = run_metadata(rules, normalise_seed(seed), DEFAULT_CHUNK_SIZE, deals) | {
         "bots": list(bots),
@@ -275,7 +275,7 @@ class Guidance:
 
 
 def guidance(rules: Rules, deals: int, bots: tuple[str, ...], seed: int, runs: Runs) -> Guidance:
-    from tarot_analysis.guidance import (
+    from tarot_analysis.analyses.guidance import (
         compare_evaluators,
         guidance_tables,
         run_guidance,
@@ -291,7 +291,7 @@ def guidance(rules: Rules, deals: int, bots: tuple[str, ...], seed: int, runs: R
         rules, deals, folder.with_name(folder.name + "-last"), bots=bots, seed=seed,
         chunk_size=GUIDANCE_CHUNK_SIZE, seat=rules.players - 1, **runs.options(),
     )  # fmt: skip
-    from tarot_analysis.progress import SCORING, step
+    from tarot_analysis.runs.progress import SCORING, step
 
     tables = guidance_tables(data, progress=runs.progress)
     with step(SCORING, runs.progress, detail=f"{rules.name}, seat 0 beside seat {last.seat}"):

@@ -16,7 +16,7 @@ from typing import Final, cast
 
 import pandas as pd
 
-from tarot_analysis import evaluators as ev
+from tarot_analysis.deals import evaluators as ev
 from tarot_analysis.report.bidding import COUNTERFACTUAL, best_by_chavey_text
 from tarot_analysis.report.html import (
     Context,
@@ -64,8 +64,8 @@ def how_to_count(context: Context) -> dict[str, str]:
     under the report's rules and seed, counted part by part by :func:`~evaluators.chavey_sum`:
     ``rules`` (how to count), ``hand`` (its cards), ``sum`` (the count part by part) and
     ``bid`` (what the published thresholds bid with it)."""
-    from tarot_analysis.cards import Hand
     from tarot_analysis.engine.game import GameState
+    from tarot_analysis.game.cards import Hand
 
     rules = context.rules
     petit = ev.PETIT_VALUE_BY_TRUMPS
@@ -212,7 +212,7 @@ def stronger_play(
     """The advice under other bots from a run of the same deals in ``data_dir``, or a sentence
     saying how to make one."""
     from tarot_analysis.report.stronger import compare_runs, other_runs
-    from tarot_analysis.runner import read_dataset
+    from tarot_analysis.runs.runner import read_dataset
 
     ours = guidance.data.frame
     published = [

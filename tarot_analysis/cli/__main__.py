@@ -1,0 +1,7 @@
+"""``python -m tarot_analysis.cli``: the ``tarot-analysis`` command."""
+
+import sys
+
+from tarot_analysis.cli.main import main
+
+sys.exit(main())

@@ -1,0 +1,34 @@
+"""The commands of ``tarot-analysis``, one module each.
+
+Every command module has the same two functions:
+
+- ``add_parser(subparsers)`` adds the command to the subcommands of the command line (what
+  ``ArgumentParser.add_subparsers`` returned), with its options, and sets its handler with
+  ``set_defaults(handler=run)``;
+- ``run(args) -> int`` runs it on the parsed arguments and returns the exit status. A user's
+  mistake raises :class:`~tarot_analysis.errors.TarotInputError`: :func:`tarot_analysis.cli.main`
+  prints it as one line and returns 2.
+
+``dd`` adds two commands, ``dd`` and ``dd-bound``, with ``run`` and ``run_bound``.
+:mod:`tarot_analysis.cli.main` lists them all in the order of ``tarot-analysis --help``. No
+command module imports :mod:`tarot_analysis.cli.main`.
+
+Start-up: a module imports at its top only what its parser and its report need; what the
+command runs (the rules, the compiled core, the runners, pyarrow, the analyses) is imported
+inside its functions, so that ``tarot-analysis --help`` and a mistake in the arguments stay
+quick. Keep it so when adding a command.
+"""
+
+from __future__ import annotations
+
+__all__ = ["bots_argument", "sentence"]
+
+
+def bots_argument(names: list[str]) -> str | list[str]:
+    """The ``--bots`` option as the runners take it: one name for every seat, or one a seat."""
+    return names[0] if len(names) == 1 else names
+
+
+def sentence(text: str) -> str:
+    """``text`` with a capital first letter, to open a sentence."""
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,213 @@
+"""The ``dd`` and ``dd-bound`` commands: a deal's double-dummy table, and the bound by band."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import time
+from typing import Any
+
+from tarot_analysis.cli.arguments import add_run_options, positive, positive_seconds, seed
+from tarot_analysis.runs.cluster import add_cluster_options, dask_client
+
+__all__ = ["add_parser", "run", "run_bound"]
+
+_LATE_START = (
+    "--after-tricks T plays the first T tricks with the heuristic at every seat (the deal's "
+    "own play) and solves the rest: whole deals of four players take minutes or more to "
+    "solve exactly, endgames of 6 to 8 tricks milliseconds to seconds."
+)
+
+
+def add_parser(commands: Any) -> None:
+    """Add ``dd`` and ``dd-bound`` to the subparsers of the command line, with
+    :func:`run` and :func:`run_bound` as their handlers."""
+    dd = commands.add_parser(
+        "dd",
+        help="a deal's double-dummy table: each seat as taker, with every card seen",
+        description=(
+            "For each seat as taker (a Garde by default; the heuristic's call and écart), the "
+            "attack's card points with best play on both sides and every hand visible, the "
+            "contract made or lost, the Petit au bout. The deal is --seed S --deal K (the "
+            f"deal 'play' and 'replay' number K) or the hands and the dog. {_LATE_START}"
+        ),
+    )  # fmt: skip
+    dd.add_argument(
+        "hands", nargs="*", metavar="HAND",
+        help='one hand per seat then the dog, in the notation, quoted ("21 KH 7H ...")',
+    )  # fmt: skip
+    dd.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
+    dd.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
+    dd.add_argument("--deal", type=seed, default=None, help="deal number of the seed, from 0")
+    dd.add_argument("--chunk-size", type=positive, default=None, help="as in the play run")
+    dd.add_argument("--contract", default="garde", help="the contract taken (default garde)")
+    dd.add_argument("--taker", type=int, nargs="+", default=None, metavar="SEAT",
+                    help="the seats to take (default every seat)")  # fmt: skip
+    dd.add_argument("--ecart", default=None, help="the taker's écart (quoted), one taker only")
+    dd.add_argument("--after-tricks", type=int, default=0, metavar="T",
+                    help="tricks the heuristic plays before the solve (default 0)")  # fmt: skip
+    dd.add_argument(
+        "--max-nodes", type=positive, default=None, metavar="N",
+        help="each seat's solve stops after N positions, with the interval proved",
+    )  # fmt: skip
+    dd.add_argument(
+        "--time-limit", type=positive_seconds, default=None, metavar="SECONDS",
+        help="each seat's solve stops after SECONDS, with the interval proved",
+    )  # fmt: skip
+    dd.add_argument("--json", action="store_true", help="print one JSON object")
+    dd.set_defaults(handler=run)
+    _add_bound_parser(commands)
+
+
+def _add_bound_parser(commands: Any) -> None:
+    from tarot_analysis.analyses.dd_bound import DEFAULT_MAX_NODES
+
+    bound = commands.add_parser(
+        "dd-bound",
+        help="how often seat 0 makes a Garde with every card seen, beside the heuristic",
+        description=(
+            "Seat 0 takes a Garde on many deals (the heuristic's call and écart); the "
+            "heuristic plays the first T tricks at every seat, the rest is solved double "
+            "dummy within a node budget. Make rates by band of Chavey's count, double dummy "
+            "beside the heuristic on the same deals. Deals whose solve stops undecided count "
+            "as not made in the double-dummy rate and as made in its upper reading. "
+            f"{_LATE_START} The run is stored under --data and resumes if stopped."
+        ),
+    )  # fmt: skip
+    add_run_options(bound, deals=1_000)
+    bound.add_argument("--after-tricks", type=int, default=10, metavar="T",
+                       help="tricks the heuristic plays before the solve (default 10)")  # fmt: skip
+    bound.add_argument(
+        "--max-nodes", type=positive, default=DEFAULT_MAX_NODES, metavar="N",
+        help=f"positions each deal's solve may search (default {DEFAULT_MAX_NODES:,})",
+    )  # fmt: skip
+    bound.add_argument("--contract", default="garde", help="the contract taken (default garde)")
+    bound.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
+    add_cluster_options(bound)
+    bound.set_defaults(handler=run_bound)
+
+
+def _points(row: Any) -> str:
+    if math.isnan(row.points_low):
+        return "-"
+    if row.exact:
+        return f"{row.points_low:g}"
+    return f"{row.points_low:g}–{row.points_high:g}"
+
+
+def run(args: argparse.Namespace) -> int:
+    """``tarot-analysis dd``: the table, as text or JSON."""
+    from tarot_analysis.analyses.double_dummy import dd_table
+    from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE
+    from tarot_analysis.game.rules import load_rules
+
+    rules = load_rules(args.rules)
+    started = time.perf_counter()
+    rows = dd_table(
+        rules, args.hands or None, seed=args.seed, deal=args.deal, contract=args.contract,
+        ecart=args.ecart, takers=args.taker, after_tricks=args.after_tricks,
+        max_nodes=args.max_nodes, time_limit=args.time_limit,
+        chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE,
+    )  # fmt: skip
+    seconds = time.perf_counter() - started
+    where = f"seed {args.seed}, deal {args.deal}" if args.deal is not None else "the hands given"
+    if args.json:
+        print(json.dumps({
+            "rules": rules.name, "deal": args.deal, "seed": args.seed if args.deal is not None
+            else None, "hands": args.hands or None, "contract": args.contract,
+            "after_tricks": args.after_tricks, "takers": [row.to_json() for row in rows],
+            "seconds": round(seconds, 3),
+        }, indent=2))  # fmt: skip
+        return 0
+    print(f"{rules.name}, {where}: {args.contract}, double dummy after {args.after_tricks} tricks")
+    print("taker  partner  écart                     before  points  bouts  needs  result     "
+          "PaB  heuristic   seconds")  # fmt: skip
+    for row in rows:
+        petit = {1: "att", 0: "def", -1: "", None: "?"}[row.petit_au_bout]
+        partner = str(row.partner) if row.partner >= 0 else "-"
+        heuristic = f"{row.heuristic_points:g} {'made' if row.heuristic_made else 'lost'}"
+        print(
+            f"{row.taker:>5}  {partner:>7}  {row.ecart:24}  {row.points_before:>6g}  "
+            f"{_points(row):>6}  {row.bouts:>5}  {row.required:>5g}  {row.outcome:9}  "
+            f"{petit:>3}  {heuristic:>9}  {row.seconds:>8.3f}"
+        )
+    return 0
+
+
+def _percent(rate: float) -> str:
+    return "-" if math.isnan(rate) else f"{100 * rate:.1f}"
+
+
+def _interval(row: dict[str, Any], prefix: str) -> str:
+    return f"{_percent(row[prefix + '_low'])}–{_percent(row[prefix + '_high'])}"
+
+
+def _rates_lines(table: Any) -> list[str]:
+    """The rates by band as text lines."""
+    lines = [
+        f"{'chavey':14} {'n':>6} {'undecided':>9}  {'double dummy % (95%)':24}"
+        f"{'heuristic % (95%)':22}{'dd − heuristic, points of %':>28}"
+    ]
+    for band, row in table.to_dict(orient="index").items():
+        n, undecided = int(row["n"]), int(row["undecided"])
+        if n == 0:
+            lines.append(f"{band!s:14} {n:>6,} {undecided:>9,}  {'-':24}{'-':22}{'-':>28}")
+            continue
+        dd = f"{_percent(row['dd_rate'])} ({_interval(row, 'dd_ci')})"
+        if undecided:
+            dd += f" ≤{_percent(row['dd_rate_undecided_made'])}"
+        heuristic = f"{_percent(row['heuristic_rate'])} ({_interval(row, 'heuristic_ci')})"
+        difference = (
+            f"{_percent(row['difference'])} ({_percent(row['difference_ci_low'])} to "
+            f"{_percent(row['difference_ci_high'])})"
+        )
+        lines.append(f"{band!s:14} {n:>6,} {undecided:>9,}  {dd:24}{heuristic:22}{difference:>28}")
+    return lines
+
+
+def run_bound(args: argparse.Namespace) -> int:
+    """``tarot-analysis dd-bound``: run (or resume) the bound, then its rates by band."""
+    from tarot_analysis.analyses.dd_bound import DEFAULT_CHUNK_SIZE, bound_rates, run_bound
+    from tarot_analysis.game.rules import load_rules
+    from tarot_analysis.runs.simulate import check_writable_folder
+
+    rules = load_rules(args.rules)
+    folder = args.data or (
+        f"data/dd-bound-{rules.name}-{args.contract}-after{args.after_tricks}-"
+        f"nodes{args.max_nodes}-seed{args.seed}-{args.deals}"
+    )
+    check_writable_folder(folder, " for the run's chunks")
+    args.kept = f"the chunks finished so far are kept in {folder}; the same command goes on"
+    started = time.perf_counter()
+    with dask_client(args.scheduler, args.workers) as client:
+        frame = run_bound(
+            rules, args.deals, folder, after_tricks=args.after_tricks, max_nodes=args.max_nodes,
+            contract=args.contract, seed=args.seed,
+            chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, threads=args.threads,
+            progress=not (args.no_progress or args.json), client=client,
+        )  # fmt: skip
+    table = bound_rates(frame, rules.hand_size)
+    elapsed = time.perf_counter() - started
+    void = int((frame["dd_outcome"] == "redealt").sum())
+    if args.json:
+        print(json.dumps({
+            "rules": rules.name, "deals": args.deals, "seed": args.seed,
+            "contract": args.contract, "after_tricks": args.after_tricks,
+            "max_nodes": args.max_nodes, "data": str(folder), "void": void,
+            "undecided": "counted as not made in dd_rate, as made in dd_rate_undecided_made",
+            "bands": {str(band): row for band, row in table.to_dict(orient="index").items()},
+            "seconds": round(elapsed, 3),
+        }, indent=2))  # fmt: skip
+        return 0
+    print(
+        f"{rules.name}: seat 0 takes a {args.contract} on {args.deals:,} deals (seed "
+        f"{args.seed}); the heuristic plays the first {args.after_tricks} tricks, the rest is "
+        f"solved double dummy (at most {args.max_nodes:,} positions a deal)"
+    )
+    print("\n".join(_rates_lines(table)))
+    print(
+        f"Undecided deals (solve stopped) count as not made; ≤ gives the rate with them made. "
+        f"{void} void deals (Petit sec) left out. {elapsed:.1f} s; rows in {folder}"
+    )
+    return 0

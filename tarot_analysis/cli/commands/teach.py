@@ -1,0 +1,75 @@
+"""The ``teach`` command: the search bot's decisions and its value of every action."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from tarot_analysis.cli.arguments import add_run_options, positive
+from tarot_analysis.runs.cluster import add_cluster_options, dask_client
+
+
+def add_parser(subparsers: Any) -> None:
+    """Add ``teach`` to the subcommands of the command line."""
+    teach = subparsers.add_parser(
+        "teach",
+        help="lessons of the search bot: its measured value of every action, for learning",
+        description=(
+            "Play deals with the search bot pimc at every seat and store one row per decision "
+            "it searched: what the seat knew (the encoding), the legal actions, the seat's mean "
+            "score for each over the search's worlds, the action taken and the seat's score for "
+            "the deal. The run is stored under --data and resumes if stopped."
+        ),
+    )  # fmt: skip
+    add_run_options(teach, deals=1_000)
+    teach.add_argument(
+        "--worlds", type=positive, default=None,
+        help="worlds the search draws for each decision (default: pimc's, 32)",
+    )  # fmt: skip
+    teach.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
+    add_cluster_options(teach)
+    teach.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``tarot-analysis teach``: play and store the search's decisions (resumable)."""
+    from tarot_analysis.bots.pimc import DEFAULT_WORLDS
+    from tarot_analysis.game.rules import load_rules
+    from tarot_analysis.learning.teacher import DEFAULT_CHUNK_SIZE, lesson_counts, teach
+    from tarot_analysis.runs.simulate import check_writable_folder
+
+    rules = load_rules(args.rules)
+    worlds = args.worlds or DEFAULT_WORLDS
+    folder = args.data or f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}"
+    check_writable_folder(folder, " for the run's chunks")
+    args.kept = f"the chunks finished so far are kept in {folder}; the same command goes on"
+    started = time.perf_counter()
+    with dask_client(args.scheduler, args.workers) as client:
+        result = teach(
+            rules, args.deals, folder, worlds=worlds, seed=args.seed,
+            chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, threads=args.threads,
+            progress=not (args.no_progress or args.json), client=client,
+        )  # fmt: skip
+    counts = lesson_counts(folder)
+    elapsed = time.perf_counter() - started
+    if args.json:
+        print(json.dumps({
+            "rules": rules.name, "deals": args.deals, "seed": args.seed, "bot": f"pimc:{worlds}",
+            "data": str(folder), "rows": int(sum(counts.values())), "by_decision": counts,
+            "chunks": result.chunks, "computed": result.computed, "resumed": result.resumed,
+            "seconds": round(elapsed, 3),
+        }, indent=2))  # fmt: skip
+        return 0
+    print(
+        f"{rules.name}: {args.deals:,} deals played by pimc:{worlds} at every seat (seed "
+        f"{args.seed}); {sum(counts.values()):,} decisions stored in {folder}"
+    )
+    for decision, count in counts.items():
+        print(f"  {decision:8} {count:>10,}")
+    print(
+        f"{result.computed} chunks computed, {result.resumed} kept from an earlier run, "
+        f"{elapsed:.1f} s"
+    )
+    return 0

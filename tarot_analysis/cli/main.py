@@ -1,0 +1,125 @@
+"""The ``tarot-analysis`` command: its commands, its top-level parser and its errors.
+
+Each command is a module with ``add_parser(subparsers)`` and a handler
+(:mod:`tarot_analysis.cli.commands` describes them); this module lists them, in the order of
+``--help``, and runs the one asked for. Every mistake a user can make (a bad card, a bad rules
+file, an impossible option) ends with one line on stderr that says what and where, and a
+non-zero exit status: no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Sequence
+from types import ModuleType
+
+from tarot_analysis import __version__
+from tarot_analysis.cli.arguments import EXIT_USAGE, Parser
+from tarot_analysis.cli.commands import (
+    compare,
+    dd,
+    guidance,
+    hand,
+    hands,
+    odds,
+    play,
+    replay,
+    report,
+    rules,
+    solve,
+    teach,
+    train,
+)
+from tarot_analysis.errors import TarotInputError
+
+__all__ = ["main"]
+
+PROG = "tarot-analysis"
+EXIT_INTERRUPTED = 130
+
+#: The command modules, in the order of ``tarot-analysis --help`` (``dd`` adds ``dd``
+#: and ``dd-bound``).
+COMMANDS: tuple[ModuleType, ...] = (
+    hands, play, replay, solve, dd, hand, odds, guidance, teach, train, compare, report,
+    rules,
+)  # fmt: skip
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The command line: every command of :data:`COMMANDS`, each with its handler."""
+    parser = Parser(prog=PROG, description="Statistics of French Tarot and its relatives.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    for command in COMMANDS:
+        command.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (2 for a usage error, as argparse)."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as stop:  # --help, --version, or a usage error already printed
+        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+    try:
+        handler: Callable[[argparse.Namespace], int] = args.handler
+        return handler(args)
+    except BrokenPipeError:
+        # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)
+        return 0
+    except TarotInputError as error:
+        from tarot_analysis.runs.cluster import ClusterLost
+
+        said = error.line() if isinstance(error, ClusterLost) else str(error)
+        print(f"{PROG}: error: {said}", file=sys.stderr)
+        return EXIT_USAGE
+    except ModuleNotFoundError as error:  # an optional extra that is not installed
+        extra = {"matplotlib": "plots"}.get(str(error.name), "plots")
+        print(
+            f"{PROG}: error: {args.command} needs {error.name}: "
+            f"pip install 'tarot-analysis[{extra}]'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    except OSError as error:
+        where = f"{error.filename}: " if error.filename else ""
+        print(f"{PROG}: error: {where}{error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt as stop:
+        print(f"{PROG}: {_interrupted(args, stop)}", file=sys.stderr)
+        _end_if_chunks_run_on()
+        return EXIT_INTERRUPTED
+
+
+#: What an interrupted command keeps, when it keeps nothing (its results are written once
+#: every deal is played); commands that store their runs set ``args.kept``.
+NOTHING_KEPT = "nothing was kept: the results are written once the run ends"
+
+
+def _interrupted(args: argparse.Namespace, stop: KeyboardInterrupt) -> str:
+    """The line of an interrupted command: what it kept. A solve says what it had proved."""
+    if str(stop):
+        return str(stop)
+    return f"interrupted: {getattr(args, 'kept', NOTHING_KEPT)}"
+
+
+def _end_if_chunks_run_on() -> None:
+    """End the process now if worker threads still run chunks (compiled code, which Ctrl-C
+    cannot stop): waiting for them would hold the command for as long as a chunk takes. A
+    chunk file is written whole or not at all, so nothing is left half done."""
+    import threading
+
+    if any(
+        thread is not threading.main_thread() and not thread.daemon and thread.is_alive()
+        for thread in threading.enumerate()
+    ):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

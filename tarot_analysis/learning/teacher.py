@@ -1,0 +1,247 @@
+"""Lessons from the search bot: deals played by ``pimc``, and what it measured at each decision.
+
+A learned bot is trained to choose as the search bot does, and to know by how much one choice
+beats another. :func:`teach` plays deals with ``pimc`` at every seat and stores one row per
+decision it searched (bids, calls, poignées and cards with more than one legal action): what
+the seat knew, as the encoding of :mod:`tarot_analysis.engine.encoding`; the legal actions; the
+seat's mean score for each of them over the worlds the search drew; the action taken; and the
+seat's score for the whole deal. The écart and the chelem are the heuristic's, as in ``pimc``
+itself, and are not stored.
+
+The rows go to a run folder (:mod:`tarot_analysis.runs.runner`): Parquet chunks that a stopped run
+resumes, the same rows for the same seed whoever computes a chunk, on local threads or a Dask
+cluster.
+
+>>> import tempfile
+>>> from tarot_analysis.game.rules import load_rules
+>>> folder = tempfile.mkdtemp()
+>>> done = teach(load_rules("fft-4"), 2, folder, worlds=4, seed=1, chunk_size=2)
+>>> lessons = read_lessons(folder)
+>>> lessons.num_rows > 0, lessons.column("encoding").type.list_size
+(True, 1378)
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
+from numba import njit
+
+from tarot_analysis._jit import chunk_states
+from tarot_analysis.bots import Bot, bot_rows, door, pimc
+from tarot_analysis.deals.deal import deal
+from tarot_analysis.engine import encoding
+from tarot_analysis.engine import params as R
+from tarot_analysis.engine import state as S
+from tarot_analysis.engine.outcome import N_OUTCOME
+from tarot_analysis.engine.params import engine_rules
+from tarot_analysis.engine.scoring import score_outcomes
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.game.rules import Rules, rules_to_dict
+from tarot_analysis.runs.progress import PLAYING
+from tarot_analysis.runs.runner import RunResult, RunSpec, read_dataset, run
+
+__all__ = ["DEFAULT_CHUNK_SIZE", "LESSON_COLUMNS", "lesson_counts", "read_lessons", "teach"]
+
+#: Deals per chunk: about a minute of one core's search for four players.
+DEFAULT_CHUNK_SIZE: Final = 200
+#: The kind of run in a folder's definition.
+KIND: Final = "lessons"
+#: The columns of a row, one row per searched decision.
+LESSON_COLUMNS: Final = (
+    "deal", "seat", "step", "decision", "encoding", "legal", "values", "chosen", "worlds",
+    "score",
+)  # fmt: skip
+#: The decisions the search measures, whose rows are stored.
+_SEARCHED: Final = (S.BID, S.CALL, S.POIGNEE, S.CARD)
+
+
+def _rows_per_deal(rules: Rules) -> int:
+    """The most searched decisions a deal can hold: every card, a bid and a poignée per seat,
+    the calls."""
+    return rules.players * rules.hand_size + 2 * rules.players + 2
+
+
+@njit(cache=True, nogil=True)
+def _teach_deals(
+    masks: Any,
+    p: Any,
+    half: Any,
+    worlds: int,
+    endgame: int,
+    heuristic: Any,
+    rng: Any,
+    ws: Any,
+    encodings: Any,
+    legal: Any,
+    values: Any,
+    facts: Any,
+    outcomes: Any,
+    poignees: Any,
+) -> int:
+    """Play every deal of ``masks`` with the search at every seat; one row per searched
+    decision with several legal actions into ``encodings``, ``legal``, ``values`` (NaN for an
+    illegal action) and ``facts`` (deal, seat, step, decision, chosen, worlds); each deal's raw
+    outcome and poignées into ``outcomes`` and ``poignees``. Returns the rows written."""
+    m = np.zeros(S.N_M, dtype=np.uint64)
+    s = np.zeros(S.N_S, dtype=np.int64)
+    plan = np.zeros(2, dtype=np.uint64)
+    means = np.zeros(S.N_ACTIONS, dtype=np.float64)
+    mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
+    no_forced = np.full(4, -1, dtype=np.int64)
+    row = 0
+    for d in range(masks.shape[0]):
+        S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
+        step = 0
+        while s[S.S_KIND] != S.OVER:
+            kind = s[S.S_KIND]
+            searched = kind == S.BID or kind == S.CALL or kind == S.POIGNEE or kind == S.CARD
+            if not searched:
+                seat = s[S.S_ACTOR]
+                action = door.decide_rules(m, s, seat, heuristic[seat], p, rng, plan)
+                S.apply(m, s, action, p, half)
+                step += 1
+                continue
+            S.legal_mask(m, s, p, mask)
+            seat = s[S.S_ACTOR]
+            encoding.encode_into(m, s, p, half, seat, encodings[row])
+            count, best, done = pimc.search_values(
+                m, s, worlds, endgame if kind == S.CARD else 0, p, half, rng, ws, means
+            )
+            action = ws.candidates[best]
+            if done > 0:
+                tried = -1
+                for a in range(S.N_ACTIONS):
+                    legal[row, a] = mask[a]
+                    if tried + 1 < count and ws.candidates[tried + 1] == a:
+                        tried += 1
+                    values[row, a] = means[tried] if mask[a] and tried >= 0 else np.nan
+                facts[row, 0] = d
+                facts[row, 1] = seat
+                facts[row, 2] = step
+                facts[row, 3] = kind
+                facts[row, 4] = action
+                facts[row, 5] = done
+                row += 1
+            S.apply(m, s, action, p, half)
+            step += 1
+        for column in range(N_OUTCOME):
+            outcomes[d, column] = s[S.S_OUT + column]
+        for k in range(p[R.PLAYERS]):
+            poignees[d, k] = s[S.S_POIGNEES + k]
+    return row
+
+
+def lesson_chunk(rules: Rules, seed: int, worlds: int, chunk: int, first: int, n: int) -> pa.Table:
+    """The rows of deals ``first .. first + n`` of a run (chunk ``chunk``): the deals are the
+    toolkit's dealer's for ``(seed, chunk)``, the search's draws a stream apart."""
+    engine = engine_rules(rules)
+    root = np.random.SeedSequence(seed, spawn_key=(chunk,))
+    masks = deal(rules, n, seed=root, threads=1).masks
+    rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 1)), 0, 1)[0]
+    searcher = bot_rows([Bot("pimc", worlds=worlds)])
+    ws = pimc.workspace(engine.params, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
+    heuristic = bot_rows(["heuristic"] * rules.players)
+    most = n * _rows_per_deal(rules)
+    size = encoding.encoding_size(rules.players)
+    encodings = np.zeros((most, size), dtype=np.float32)
+    legal = np.zeros((most, S.N_ACTIONS), dtype=np.bool_)
+    values = np.zeros((most, S.N_ACTIONS), dtype=np.float32)
+    facts = np.zeros((most, 6), dtype=np.int64)
+    outcomes = np.zeros((n, N_OUTCOME), dtype=np.int64)
+    poignees = np.zeros((n, rules.players), dtype=np.int64)
+    endgame = pimc.ENDGAME_CARDS // rules.players
+    rows = _teach_deals(
+        masks, engine.params, engine.half_points, worlds, endgame, heuristic, rng, ws,
+        encodings, legal, values, facts, outcomes, poignees,
+    )  # fmt: skip
+    scored = score_outcomes(outcomes, poignees, rules)
+    scores = scored[[f"score_{k}" for k in range(rules.players)]].to_numpy(dtype=np.float32)
+    rows = int(rows)
+    facts = facts[:rows]
+    return pa.table(
+        {
+            "deal": pa.array(first + facts[:, 0], pa.int64()),
+            "seat": pa.array(facts[:, 1], pa.int8()),
+            "step": pa.array(facts[:, 2], pa.int16()),
+            "decision": pa.array(np.asarray(S.DECISIONS)[facts[:, 3]], pa.string()),
+            "encoding": _fixed(encodings[:rows]),
+            "legal": _fixed(legal[:rows]),
+            "values": _fixed(values[:rows]),
+            "chosen": pa.array(facts[:, 4], pa.int16()),
+            "worlds": pa.array(facts[:, 5], pa.int16()),
+            "score": pa.array(scores[facts[:, 0], facts[:, 1]], pa.float32()),
+        }
+    )
+
+
+def _fixed(rows: npt.NDArray[Any]) -> pa.FixedSizeListArray:
+    """A 2-d array as a column of fixed-size lists."""
+    return pa.FixedSizeListArray.from_arrays(pa.array(rows.reshape(-1)), rows.shape[1])
+
+
+def teach(
+    rules: Rules,
+    deals: int,
+    folder: str | os.PathLike[str],
+    *,
+    worlds: int = pimc.DEFAULT_WORLDS,
+    seed: int = 1,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    threads: int | None = None,
+    progress: bool = False,
+    client: Any = None,
+) -> RunResult:
+    """Play ``deals`` deals of ``rules`` with ``pimc:worlds`` at every seat into ``folder``
+    (resuming what is there), one row per searched decision (:data:`LESSON_COLUMNS`)."""
+    if rules.tarocco is not None:
+        raise TarotInputError(
+            f"{rules.name}: the search bot's lessons are for the French presets (Tarocco has "
+            "no encoding)"
+        )
+    bot = f"pimc:{worlds}"
+    Bot.parse(bot)  # checks the worlds
+    spec = RunSpec(
+        kind=KIND, rules=rules.name, bots=(bot,) * rules.players, seed=seed, deals=deals,
+        chunk_size=chunk_size,
+        extra={
+            "rules_definition": rules_to_dict(rules), "encoding_version": encoding.ENCODING_VERSION,
+            "columns": list(LESSON_COLUMNS), "stored": "bids, calls, poignées and cards with "
+            "more than one legal action; the écart and the chelem are the heuristic's",
+        },
+    )  # fmt: skip
+
+    def work(chunk: int, first: int, n: int) -> pa.Table:
+        return lesson_chunk(rules, seed, worlds, chunk, first, n)
+
+    return run(
+        spec, folder, work, threads=threads, progress=progress, client=client, phase=PLAYING,
+        detail=f"{rules.name} lessons from {bot}",
+    )  # fmt: skip
+
+
+def lesson_counts(folder: str | os.PathLike[str]) -> dict[str, int]:
+    """The rows of a lessons folder by decision (bid, call, poignee, card), from that column
+    alone."""
+    decisions = pq.ParquetDataset(folder).read(columns=["decision"]).column("decision")
+    counts = pc.value_counts(decisions).to_pylist()
+    found = {item["values"]: int(item["counts"]) for item in counts}
+    return {name: found[name] for name in S.DECISIONS if name in found}
+
+
+def read_lessons(folder: str | os.PathLike[str]) -> pa.Table:
+    """Every row of a lessons folder, each chunk checked; a folder of another kind of run is
+    refused in one line."""
+    table = read_dataset(folder)
+    missing = [name for name in LESSON_COLUMNS if name not in table.column_names]
+    if missing:
+        raise TarotInputError(
+            f"{folder} holds no lessons of the search bot (no column {', '.join(missing)})"
+        )
+    return table

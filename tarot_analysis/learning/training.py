@@ -1,0 +1,442 @@
+"""Training a network on the search bot's decisions: what a seat knew, and what each action
+was worth.
+
+A run of the search bot's decisions stores, per decision, the seat's encoding
+(:mod:`tarot_analysis.engine.encoding`), its legal actions, the mean score the search measured
+for each of them (``values``), and the action it chose. A multilayer perceptron (the encoding,
+hidden layers with ReLU, one output per action) learns to predict each legal action's
+*advantage*: its value less the mean value of the legal actions, in hundreds of points
+(:data:`VALUE_SCALE`). The loss is the squared error on the legal actions, each decision
+weighing the same, plus optionally :data:`choice_weight` times the cross-entropy of the
+teacher's choice (the outputs as logits, one per :data:`CHOICE_TEMPERATURE` of advantage).
+The bot then takes the legal action of highest output
+(:func:`tarot_analysis.bots.learned.choose`).
+
+Deals are held out whole (:func:`split_by_deal`): the decisions of one deal share its cards
+and would otherwise be learned on one side and tested on the other. The report gives, on the
+held-out decisions, the loss, how often the network takes the teacher's action, and its
+*regret*: the teacher's best value less the teacher's value of the network's action, in points
+per decision, with a 95% interval that counts deals, not decisions, as the independent units.
+
+Training uses JAX and optax, the ``train`` extra (``pip install 'tarot-analysis[train]'``):
+imported here only when a network is trained, so that the rest of the toolkit needs neither.
+The same rows and seed give the same weights.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+
+from tarot_analysis.engine.encoding import encoding_size
+from tarot_analysis.engine.state import N_ACTIONS
+from tarot_analysis.errors import TarotInputError, whole_number
+from tarot_analysis.game.rules import load_rules
+
+__all__ = [
+    "CHOICE_TEMPERATURE",
+    "DECISION_COLUMNS",
+    "VALUE_SCALE",
+    "Decisions",
+    "Trained",
+    "decisions_from_table",
+    "evaluate",
+    "read_decisions",
+    "split_by_deal",
+    "train",
+    "train_folder",
+]
+
+#: The columns a run of the search bot's decisions holds, one row per decision.
+DECISION_COLUMNS: Final = (
+    "deal", "seat", "step", "decision", "encoding", "legal", "values", "chosen", "worlds",
+    "score",
+)  # fmt: skip
+#: Points per unit of the network's outputs: a deal's scores are tens to hundreds of points.
+VALUE_SCALE: Final = 100.0
+#: Advantage (in outputs' units) per unit of logit in the cross-entropy of the teacher's choice:
+#: 0.1 is 10 points, about what separates two cards the search tells apart.
+CHOICE_TEMPERATURE: Final = 0.1
+#: Decisions per step of the optimiser.
+BATCH: Final = 256
+NEEDS_EXTRA: Final = "training needs the train extra: pip install 'tarot-analysis[train]'"
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """The decisions of a run as arrays, one row per decision."""
+
+    rules: str  # the preset's name
+    players: int
+    deals: npt.NDArray[np.int64]
+    encodings: npt.NDArray[np.float32]  # (rows, encoding length)
+    legal: npt.NDArray[np.bool_]  # (rows, N_ACTIONS)
+    values: npt.NDArray[np.float32]  # (rows, N_ACTIONS), NaN where not legal
+    chosen: npt.NDArray[np.int64]
+    skipped: int = 0  # decisions of the run without a value for each legal action
+
+    @property
+    def rows(self) -> int:
+        """How many decisions."""
+        return len(self.chosen)
+
+
+@dataclass(frozen=True)
+class Trained:
+    """A trained network: one matrix ``(inputs, outputs)`` and one bias vector per layer, and
+    the report of its training."""
+
+    weights: list[npt.NDArray[np.float32]]
+    biases: list[npt.NDArray[np.float32]]
+    report: dict[str, Any]
+
+
+def _jax() -> tuple[Any, Any, Any]:
+    """``jax``, ``jax.numpy`` and ``optax``, or one line saying how to install them."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        import optax
+    except ModuleNotFoundError:
+        raise TarotInputError(NEEDS_EXTRA) from None
+    return jax, jnp, optax
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+# --------------------------------------------------------------------------------------------
+
+
+def read_decisions(folder: str | os.PathLike[str]) -> Decisions:
+    """The decisions of the run in ``folder``, checked: every chunk whole, the columns of a
+    run of decisions, the encoding of the run's rules."""
+    from tarot_analysis.runs.runner import SPEC_FILE, _read_definition, read_dataset
+
+    source = Path(folder)
+    if not source.is_dir():
+        raise TarotInputError(f"{source}: no such folder of decisions")
+    if not (source / SPEC_FILE).exists():
+        raise TarotInputError(f"{source}: no {SPEC_FILE}: not the folder of a run")
+    definition = _read_definition(source / SPEC_FILE)
+    return decisions_from_table(read_dataset(source), str(definition.get("rules")), str(source))
+
+
+#: Deal numbers of the n-th run joined are moved by n times this: deals of two runs stay apart.
+_RUN_STRIDE: Final = 1 << 40
+
+
+def join_decisions(parts: Sequence[Decisions]) -> Decisions:
+    """The decisions of several runs of one preset as one, each run's deals kept apart."""
+    if len({part.rules for part in parts}) > 1:
+        raise TarotInputError(
+            "runs of different presets cannot train one network: "
+            + ", ".join(sorted({part.rules for part in parts}))
+        )
+    if len(parts) == 1:
+        return parts[0]
+    return Decisions(
+        rules=parts[0].rules, players=parts[0].players,
+        deals=np.concatenate([p.deals + k * _RUN_STRIDE for k, p in enumerate(parts)]),
+        encodings=np.concatenate([p.encodings for p in parts]),
+        legal=np.concatenate([p.legal for p in parts]),
+        values=np.concatenate([p.values for p in parts]),
+        chosen=np.concatenate([p.chosen for p in parts]),
+        skipped=sum(p.skipped for p in parts),
+    )  # fmt: skip
+
+
+def _column(table: pa.Table, name: str, width: int, kind: str, where: str) -> npt.NDArray[Any]:
+    """A fixed-size list column as a ``(rows, width)`` array, checked."""
+    column = table.column(name)
+    if not pa.types.is_fixed_size_list(column.type) or column.type.list_size != width:
+        raise TarotInputError(
+            f"{where}: column {name} holds {column.type}; expected lists of {width} {kind}"
+        )
+    flat = column.combine_chunks().flatten() if table.num_rows else pa.array([], pa.float32())
+    return np.asarray(flat.to_numpy(zero_copy_only=False)).reshape(table.num_rows, width)
+
+
+def decisions_from_table(table: pa.Table, rules: str, where: str = "the decisions") -> Decisions:
+    """The decisions of a table of :data:`DECISION_COLUMNS` for the preset ``rules``;
+    ``where`` names them in errors."""
+    preset = load_rules(rules)
+    missing = [name for name in DECISION_COLUMNS if name not in table.column_names]
+    if missing:
+        raise TarotInputError(
+            f"{where}: not a run of the search bot's decisions (no column {', '.join(missing)})"
+        )
+    if table.num_rows == 0:
+        raise TarotInputError(f"{where}: no decisions")
+    size = encoding_size(preset.players)
+    encodings = _column(table, "encoding", size, f"numbers (the encoding of {preset.name})", where)
+    legal = _column(table, "legal", N_ACTIONS, "booleans", where).astype(np.bool_)
+    values = _column(table, "values", N_ACTIONS, "numbers", where).astype(np.float32)
+    chosen = table.column("chosen").to_numpy().astype(np.int64)
+    if ((chosen < 0) | (chosen >= N_ACTIONS)).any() or not legal[
+        np.arange(len(chosen)), np.clip(chosen, 0, N_ACTIONS - 1)
+    ].all():
+        raise TarotInputError(f"{where}: a chosen action is not a legal action of its row")
+    # The search values no action where its legal actions are all alike (the 7 and 8 of a
+    # suit): nothing to learn there.
+    valued = ~(legal & ~np.isfinite(values)).any(axis=1) & (legal.sum(axis=1) > 1)
+    if not valued.any():
+        raise TarotInputError(f"{where}: no decision with a value for each legal action")
+    return Decisions(
+        rules=preset.name, players=preset.players,
+        deals=table.column("deal").to_numpy().astype(np.int64)[valued],
+        encodings=np.ascontiguousarray(encodings[valued], dtype=np.float32),
+        legal=legal[valued], values=np.where(legal, values, np.nan).astype(np.float32)[valued],
+        chosen=chosen[valued], skipped=int((~valued).sum()),
+    )  # fmt: skip
+
+
+def split_by_deal(
+    deals: npt.NDArray[np.int64], holdout: float, seed: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The rows to train on and the rows held out: a fraction ``holdout`` of the deals, drawn
+    from ``seed``, with all their decisions. Rows in their order in each part."""
+    if not 0 <= holdout < 1:
+        raise TarotInputError(f"the held-out fraction must be from 0 to below 1, got {holdout}")
+    unique = np.unique(deals)
+    held = round(holdout * len(unique))
+    if holdout > 0:
+        if len(unique) < 2:
+            raise TarotInputError(
+                f"holding out deals needs at least 2 deals, got {len(unique)}: use --holdout 0"
+            )
+        held = min(max(held, 1), len(unique) - 1)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(0,)))
+    out = np.zeros(len(unique), dtype=np.bool_)
+    out[rng.choice(len(unique), size=held, replace=False)] = True
+    is_held = np.isin(deals, unique[out])
+    return np.nonzero(~is_held)[0], np.nonzero(is_held)[0]
+
+
+# --------------------------------------------------------------------------------------------
+# Measuring
+# --------------------------------------------------------------------------------------------
+
+
+def advantages(values: npt.NDArray[np.float32], legal: npt.NDArray[np.bool_]) -> Any:
+    """Each legal action's value less the mean of the legal actions, / :data:`VALUE_SCALE`;
+    0 where not legal."""
+    filled = np.where(legal, values, 0.0)
+    mean = filled.sum(axis=1, keepdims=True) / np.maximum(legal.sum(axis=1, keepdims=True), 1)
+    return (np.where(legal, filled - mean, 0.0) / VALUE_SCALE).astype(np.float32)
+
+
+def _outputs(
+    weights: list[npt.NDArray[np.float32]], biases: list[npt.NDArray[np.float32]], x: Any
+) -> npt.NDArray[np.float32]:
+    """The network's outputs in NumPy (float32), layer by layer."""
+    h = np.asarray(x, dtype=np.float32)
+    for k, (w, b) in enumerate(zip(weights, biases, strict=True)):
+        h = h @ w + b
+        if k < len(weights) - 1:
+            h = np.maximum(h, 0.0)
+    return h.astype(np.float32)
+
+
+def deal_interval(per_row: npt.NDArray[np.float64], deals: npt.NDArray[np.int64]) -> dict[str, Any]:
+    """The mean of ``per_row`` with a 95% interval in which deals are the independent units:
+    the ratio of the deals' sums to their counts, its standard error from the spread of the
+    deals' sums about it (a cluster-robust error), Student's t on deals − 1 degrees."""
+    from scipy import stats as scipy_stats
+
+    _, index = np.unique(deals, return_inverse=True)
+    sums = np.bincount(index, weights=per_row)
+    counts = np.bincount(index).astype(np.float64)
+    n_deals = len(sums)
+    mean = float(sums.sum() / counts.sum())
+    if n_deals < 2:
+        return {"mean": mean, "ci_low": None, "ci_high": None, "deals": n_deals}
+    spread = ((sums - mean * counts) ** 2).sum() * n_deals / (n_deals - 1)
+    error = math.sqrt(spread) / counts.sum()
+    half = float(scipy_stats.t.ppf(0.975, n_deals - 1)) * error
+    return {"mean": mean, "ci_low": mean - half, "ci_high": mean + half, "deals": n_deals}
+
+
+def evaluate(
+    weights: list[npt.NDArray[np.float32]],
+    biases: list[npt.NDArray[np.float32]],
+    decisions: Decisions,
+    rows: npt.NDArray[np.int64] | None = None,
+) -> dict[str, Any]:
+    """How the network does on ``rows`` of ``decisions`` (all by default): the loss (squared
+    error of the advantages on the legal actions), how often it takes the teacher's action,
+    and its regret in points per decision with its interval by deal; beside it, the regret of
+    a uniformly random legal action."""
+    picked = np.arange(decisions.rows) if rows is None else np.asarray(rows)
+    if len(picked) == 0:
+        return {"rows": 0}
+    legal = decisions.legal[picked]
+    values = decisions.values[picked]
+    outputs = np.concatenate(
+        [
+            _outputs(weights, biases, decisions.encodings[part])
+            for part in np.array_split(picked, max(1, -(-len(picked) // 4096)))
+        ]
+    )
+    target = advantages(values, legal)
+    squared = np.where(legal, (outputs - target) ** 2, 0.0).sum(axis=1) / legal.sum(axis=1)
+    choice = np.where(legal, outputs, -np.inf).argmax(axis=1)
+    filled = np.where(legal, values, -np.inf)
+    best = filled.max(axis=1)
+    regret = (best - values[np.arange(len(picked)), choice]).astype(np.float64)
+    uniform = best - np.where(legal, values, 0.0).sum(axis=1) / legal.sum(axis=1)
+    deals = decisions.deals[picked]
+    matches = int((choice == decisions.chosen[picked]).sum())
+    return {
+        "rows": len(picked),
+        "deals": len(np.unique(deals)),
+        "loss": float(squared.mean()),
+        "matches": matches,
+        "match_rate": matches / len(picked),
+        "regret": deal_interval(regret, deals),
+        "random_regret": deal_interval(uniform.astype(np.float64), deals),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Training
+# --------------------------------------------------------------------------------------------
+
+
+def _initial(jax: Any, jnp: Any, widths: list[int], key: Any) -> list[tuple[Any, Any]]:
+    """He-initialised layers: weights N(0, 2 / inputs), biases 0."""
+    layers = []
+    for n_in, n_out in itertools.pairwise(widths):
+        key, sub = jax.random.split(key)
+        w = jax.random.normal(sub, (n_in, n_out), dtype=jnp.float32) * math.sqrt(2.0 / n_in)
+        layers.append((w, jnp.zeros(n_out, dtype=jnp.float32)))
+    return layers
+
+
+def train(
+    decisions: Decisions,
+    *,
+    hidden: tuple[int, ...] = (256, 128),
+    epochs: int = 20,
+    seed: int = 0,
+    holdout: float = 0.1,
+    learning_rate: float = 1e-3,
+    choice_weight: float = 0.0,
+    progress: bool = False,
+) -> Trained:
+    """A network trained on ``decisions`` (minus the deals held out), with its report.
+
+    ``hidden``: the widths of the hidden layers; ``epochs``: passes over the training rows, in
+    batches of :data:`BATCH` (Adam, ``learning_rate``); ``choice_weight``: the weight of the
+    cross-entropy of the teacher's choice beside the squared error (0: none). The same
+    decisions and seed give the same weights."""
+    jax, jnp, optax = _jax()
+    seed = whole_number(seed, "the seed")
+    if seed < 0:
+        raise TarotInputError(f"the seed must be ≥ 0, got {seed}")
+    if any(int(w) < 1 for w in hidden) or epochs < 0:
+        raise TarotInputError("hidden layers need at least 1 unit each, and epochs must be ≥ 0")
+    train_rows, held_rows = split_by_deal(decisions.deals, holdout, seed)
+    widths = [decisions.encodings.shape[1], *(int(w) for w in hidden), N_ACTIONS]
+    params = _initial(jax, jnp, widths, jax.random.PRNGKey(seed))
+    optimiser = optax.adam(learning_rate)
+    state = optimiser.init(params)
+
+    x_all = decisions.encodings
+    legal_all = decisions.legal
+    target_all = np.asarray(advantages(decisions.values, decisions.legal), dtype=np.float32)
+    chosen_all = decisions.chosen
+
+    def outputs(params: Any, x: Any) -> Any:
+        for w, b in params[:-1]:
+            x = jax.nn.relu(x @ w + b)
+        w, b = params[-1]
+        return x @ w + b
+
+    def loss(params: Any, batch: tuple[Any, ...], weight: Any) -> Any:
+        x, legal, target, chosen_rows = batch
+        predicted = outputs(params, x)
+        squared = jnp.where(legal, (predicted - target) ** 2, 0.0).sum(axis=1)
+        per_row = squared / legal.sum(axis=1)
+        if choice_weight:
+            logits = jnp.where(legal, predicted / CHOICE_TEMPERATURE, -jnp.inf)
+            log_p = jax.nn.log_softmax(logits, axis=1)
+            chosen = jnp.take_along_axis(log_p, chosen_rows[:, None], axis=1)[:, 0]
+            per_row = per_row - choice_weight * chosen
+        return (per_row * weight).sum() / weight.sum()
+
+    @jax.jit
+    def step(params: Any, state: Any, batch: tuple[Any, ...], weight: Any) -> tuple[Any, Any]:
+        # The batch's rows are arguments, not constants of the compiled step: the data stays
+        # in NumPy, a batch at a time goes to JAX.
+        grads = jax.grad(loss)(params, batch, weight)
+        updates, state = optimiser.update(grads, state, params)
+        return optax.apply_updates(params, updates), state
+
+    from tarot_analysis.runs.progress import TRAINING, bar
+
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
+    batches = -(-len(train_rows) // BATCH)
+    detail = f"{decisions.rules}, {len(train_rows):,} decisions"
+    with bar(TRAINING, epochs, unit="epoch", enabled=progress, detail=detail) as shown:
+        for _ in range(epochs):
+            order = rng.permutation(train_rows)
+            padded = np.resize(order, batches * BATCH)  # the last batch filled, its fill unweighted
+            weight = (np.arange(batches * BATCH) < len(order)).astype(np.float32)
+            for k in range(batches):
+                rows = padded[k * BATCH : (k + 1) * BATCH]
+                batch = (x_all[rows], legal_all[rows], target_all[rows], chosen_all[rows])
+                params, state = step(params, state, batch, weight[k * BATCH : (k + 1) * BATCH])
+            shown.update(1)
+    weights = [np.asarray(w, dtype=np.float32) for w, _ in params]
+    biases = [np.asarray(b, dtype=np.float32) for _, b in params]
+    report = {
+        "rules": decisions.rules,
+        "seed": seed,
+        "rows": decisions.rows,
+        "skipped": decisions.skipped,
+        "deals": len(np.unique(decisions.deals)),
+        "widths": widths,
+        "epochs": epochs,
+        "learning_rate": learning_rate,
+        "choice_weight": choice_weight,
+        "holdout": holdout,
+        "train": evaluate(weights, biases, decisions, train_rows),
+        "held_out": evaluate(weights, biases, decisions, held_rows),
+    }
+    return Trained(weights=weights, biases=biases, report=report)
+
+
+def train_folder(
+    folder: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+    out: str | os.PathLike[str],
+    **options: Any,
+) -> dict[str, Any]:
+    """Train on the decisions of the run in ``folder`` (or of several runs of one preset:
+    their deals kept apart), with :func:`train`'s ``options``; write the network to ``out``
+    (:func:`tarot_analysis.bots.learned.save_model`) and return the report."""
+    from tarot_analysis.bots.learned import save_model
+
+    _jax()  # before reading: a missing extra is said at once
+    folders = [folder] if isinstance(folder, str | os.PathLike) else list(folder)
+    decisions = join_decisions([read_decisions(one) for one in folders])
+    folder = ", ".join(str(one) for one in folders)
+    trained = train(decisions, **options)
+    report = trained.report | {"data": str(folder), "out": str(out)}
+    meta = {
+        "rules": decisions.rules,
+        "seed": report["seed"],
+        "rows": decisions.rows,
+        "data": str(folder),
+        "report": report,
+    }
+    save_model(out, trained.weights, trained.biases, meta)
+    return report
