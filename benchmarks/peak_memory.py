@@ -95,7 +95,7 @@ def measure(command: list[str], interval: float) -> tuple[dict[str, object], str
 
 def flat(args: argparse.Namespace) -> int:
     """``play --no-rows`` at two deal counts and ``replay`` at two deal numbers, side by side."""
-    cli = [sys.executable, "-m", "tarot_analysis.cli.main"]
+    cli = [sys.executable, "-m", "tarot_analysis.cli.program"]
     common = ["--rules", "fft-4", "--seed", "1", "--bots", args.bots]
     runs = {
         "play --no-rows": [

@@ -21,7 +21,7 @@ def interrupt_when(argv: list[str], ready: Callable[[bytes], bool]) -> tuple[int
     waited for by the clock; the child ending first fails the test with what it wrote.
     """
     child = subprocess.Popen(
-        [sys.executable, "-m", "tarot_analysis.cli.main", *argv],
+        [sys.executable, "-m", "tarot_analysis.cli.program", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,

@@ -15,7 +15,7 @@ import pytest
 
 from tarot_analysis import __version__
 from tarot_analysis.cli.commands.hands import TITLES
-from tarot_analysis.cli.main import EXIT_USAGE, main
+from tarot_analysis.cli.program import EXIT_USAGE, main
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.deals.features import FEATURES, features_frame
 from tarot_analysis.game.rules import list_presets, load_rules, rules_to_toml
@@ -248,7 +248,7 @@ def test_rows_asked_for_and_refused_at_once_is_named(
 
 def command(*argv: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "tarot_analysis.cli.main", *argv],
+        [sys.executable, "-m", "tarot_analysis.cli.program", *argv],
         capture_output=True, text=True, cwd=REPO, timeout=120, check=False,
     )  # fmt: skip
 
@@ -283,7 +283,7 @@ def test_every_command_module_is_listed_and_sets_the_handler_main_calls() -> Non
     import pkgutil
 
     from tarot_analysis.cli import commands
-    from tarot_analysis.cli.main import COMMANDS
+    from tarot_analysis.cli.program import COMMANDS
 
     listed = {module.__name__ for module in COMMANDS}
     found = {f"{commands.__name__}.{info.name}" for info in pkgutil.iter_modules(commands.__path__)}

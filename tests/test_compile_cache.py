@@ -66,8 +66,8 @@ def test_the_check_sees_an_import_inside_a_function(tmp_path: Path) -> None:
     module.write_text(
         "def f():\n"
         "    from tarot_analysis.report import plots\n"
-        "    import tarot_analysis.cli.main\n"
+        "    import tarot_analysis.cli.program\n"
     )
-    assert _imported_modules(module) == {"report", "report.plots", "cli.main"}
+    assert _imported_modules(module) == {"report", "report.plots", "cli.program"}
     assert all(_is_left_out(name) for name in _imported_modules(module))
     assert not _is_left_out("table.play") and _is_left_out("analyses.guidance.counts")

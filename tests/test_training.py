@@ -11,7 +11,7 @@ import pyarrow as pa
 import pytest
 
 from tarot_analysis.bots.learned import load_model
-from tarot_analysis.cli.main import EXIT_USAGE, main
+from tarot_analysis.cli.program import EXIT_USAGE, main
 from tarot_analysis.engine.encoding import encode, encoding_size
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.state import N_ACTIONS

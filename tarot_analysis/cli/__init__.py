@@ -1,6 +1,6 @@
 """The command line, ``tarot-analysis``: one module per command in
 :mod:`~tarot_analysis.cli.commands`, their shared options in
-:mod:`~tarot_analysis.cli.arguments`, and :mod:`~tarot_analysis.cli.main`, which lists them and
+:mod:`~tarot_analysis.cli.arguments`, and :mod:`~tarot_analysis.cli.program`, which lists them and
 turns a user's mistake into one line and exit status 2.
 
 Nothing outside this folder imports it.
@@ -17,6 +17,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (the process's arguments when ``None``)."""
     # imported here: a command module reads tarot_analysis.cli.arguments, which runs this file
     # first; importing every command from it would import them in a circle.
-    from tarot_analysis.cli.main import main as run
+    from tarot_analysis.cli.program import main as run
 
     return run(argv)

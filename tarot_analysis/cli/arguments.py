@@ -1,7 +1,7 @@
 """What the commands share on their command lines: the parser, its exit status and the types.
 
-The ``tarot-analysis`` command (:mod:`tarot_analysis.cli.main`) and its commands, each of which adds
-its own subparser (:mod:`tarot_analysis.cli.commands`, ``report``, ``compare``, ``dd``), read their
+The ``tarot-analysis`` command (:mod:`tarot_analysis.cli.program`) and its commands
+(:mod:`tarot_analysis.cli.commands`), each of which adds its own subparser, read their
 arguments with these, so that a mistake in any of them ends in the same one line.
 """
 

@@ -6,12 +6,12 @@ Every command module has the same two functions:
   ``ArgumentParser.add_subparsers`` returned), with its options, and sets its handler with
   ``set_defaults(handler=run)``;
 - ``run(args) -> int`` runs it on the parsed arguments and returns the exit status. A user's
-  mistake raises :class:`~tarot_analysis.errors.TarotInputError`: :func:`tarot_analysis.cli.main`
+  mistake raises :class:`~tarot_analysis.errors.TarotInputError`: :func:`tarot_analysis.cli.program`
   prints it as one line and returns 2.
 
 ``dd`` adds two commands, ``dd`` and ``dd-bound``, with ``run`` and ``run_bound``.
-:mod:`tarot_analysis.cli.main` lists them all in the order of ``tarot-analysis --help``. No
-command module imports :mod:`tarot_analysis.cli.main`.
+:mod:`tarot_analysis.cli.program` lists them all in the order of ``tarot-analysis --help``. No
+command module imports :mod:`tarot_analysis.cli.program`.
 
 Start-up: a module imports at its top only what its parser and its report need; what the
 command runs (the rules, the compiled core, the runners, pyarrow, the analyses) is imported
