@@ -40,7 +40,7 @@ PRESETS = [
 
 def preset_text(name: str) -> str:
     """The shipped TOML of a preset, as a user would copy it."""
-    return (resources.files("tarot_analysis") / "presets" / f"{name}.toml").read_text("utf-8")
+    return (resources.files("tarot_analysis.game") / "presets" / f"{name}.toml").read_text("utf-8")
 
 
 def changed(text: str, old: str, new: str) -> str:
