@@ -65,6 +65,7 @@ __all__ = [
     "expected_score_by_score",
     "petit_sec_by_preset",
     "poignee_by_preset",
+    "rates_side_by_side",
     "recommended_map",
     "save",
     "success_by_score",

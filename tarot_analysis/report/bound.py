@@ -102,9 +102,11 @@ def _rate(row: dict[Any, Any], prefix: str) -> str:
 
 
 def _difference(row: dict[Any, Any], key: str) -> str:
-    if row[key] != row[key]:  # NaN: a single deal
+    if row[key] != row[key]:  # NaN: no deal
         return "—"
     low, high = 100 * row[key + "_ci_low"], 100 * row[key + "_ci_high"]
+    if low != low:  # NaN: one deal, no interval
+        return f"{100 * row[key]:+.1f}"
     return f"{100 * row[key]:+.1f} ({low:+.1f} to {high:+.1f})"
 
 
@@ -202,7 +204,10 @@ def _map_table(run: BoundRun, context: Context) -> Table:
                 texts.append(f"{percent(row[rate + '_rate'])} {bot}")
         cells[(trumps, bouts)] = f"{' · '.join(texts)} ({count(row['n'])})"
     trumps_seen = sorted({t for t, _ in cells})
-    rows = [[f"{t} trumps", *(cells.get((t, b), "—") for b in range(4))] for t in trumps_seen]
+    rows = [
+        [f"{t} trump{'' if t == 1 else 's'}", *(cells.get((t, b), "—") for b in range(4))]
+        for t in trumps_seen
+    ]
     caption = _caption(
         "Garde made by bouts and trumps: every card seen, then each bot (deals)", run, context
     )
