@@ -65,12 +65,14 @@ def _add_bound_parser(commands: Any) -> None:
 
     bound = commands.add_parser(
         "dd-bound",
-        help="how often seat 0 makes a Garde with every card seen, beside the heuristic",
+        help="how often seat 0 makes a Garde with every card seen, beside the bots",
         description=(
             "Seat 0 takes a Garde on many deals (the heuristic's call and écart); the "
             "heuristic plays the first T tricks at every seat, the rest is solved double "
-            "dummy within a node budget. Make rates by band of Chavey's count, double dummy "
-            "beside the heuristic on the same deals. Deals whose solve stops undecided count "
+            "dummy within a node budget. Make rates by band of Chavey's count (--by: or by "
+            "bouts and trumps), double dummy beside the heuristic and each bot of --bots, "
+            "which play on from the same position on the same deals (the search bots on one "
+            "deal in --every). Deals whose solve stops undecided count "
             "as not made in the double-dummy rate and as made in its upper reading. "
             f"{_LATE_START} The run is stored under --data and resumes if stopped."
         ),
