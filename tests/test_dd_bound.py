@@ -242,3 +242,34 @@ def test_the_command_prints_every_bot_beside(
     assert "on one deal in 3" in out
     assert main([*argv, "--bots", "nobody"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_a_deal_the_bot_cannot_replay_is_left_out_alone(
+    beside: tuple[Path, pd.DataFrame], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay the bot breaks (a chelem announced where the heuristic announced none moves the
+    first lead) leaves that deal's columns missing, the chunk's other deals played as before."""
+    from tarot_analysis import dd_bound
+
+    _, frame = beside
+    real = dd_bound.play_given
+    broken = frame.loc[frame["dd_outcome"] != "redealt", "deal"].iloc[1]
+    hands_of_broken: list[str] = []
+
+    def play_given(rules: Any, hands: Any, **options: Any) -> Any:
+        if any(list(h) == hands_of_broken for h in hands):
+            raise TarotInputError("a scripted card is not legal at that point")
+        return real(rules, hands, **options)
+
+    rules = load_rules("fft-4")
+    first = play(rules, 5, bots="heuristic", seed=np.random.SeedSequence(1, spawn_key=(0,)),
+                 forced=[0, 1, -1, -1], chunk_size=5)  # fmt: skip
+    hands_of_broken[:] = [
+        cards.format_cards(cards.from_mask(int(a), int(b))) for a, b in first.masks[broken]
+    ]
+    monkeypatch.setattr(dd_bound, "play_given", play_given)
+    again = run_bound(rules, BOTS_DEALS, tmp_path / "broken", after_tricks=LATE, chunk_size=5,
+                      bots=["heuristic:0", "random", "pimc:2"], every=3)  # fmt: skip
+    assert np.isnan(again.loc[again["deal"] == broken, "made:heuristic:0"]).all()
+    others = again["deal"] != broken
+    assert again.loc[others, "points:heuristic:0"].equals(frame.loc[others, "points:heuristic:0"])
