@@ -5,14 +5,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from tarot_analysis.analyses.dd_bound import band_labels, bound_rates, read_bound, run_bound
+from tarot_analysis.analyses.dd_bound import (
+    band_labels,
+    bound_bots,
+    bound_rates,
+    read_bound,
+    run_bound,
+)
 from tarot_analysis.analyses.double_dummy import dd_table
-from tarot_analysis.cli import main
+from tarot_analysis.cli.program import main
 from tarot_analysis.deals import evaluators
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
@@ -123,3 +130,153 @@ def test_the_command_prints_the_rates(
     assert "count as not made" in out and "81 and over" in out
     assert main([*argv, "--data", str(folder), "--after-tricks", "18"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+# --- Other bots playing on beside the solve ----------------------------------------------------
+
+BOTS_DEALS = 12
+LATE = 15  # three tricks left: the search bot's worlds are short
+
+
+@pytest.fixture(scope="module")
+def beside(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame]:
+    folder = tmp_path_factory.mktemp("beside")
+    frame = run_bound(
+        load_rules("fft-4"), BOTS_DEALS, folder, after_tricks=LATE, chunk_size=5,
+        bots=["heuristic", "heuristic:0", "random", "pimc:2"], every=3,
+    )  # fmt: skip
+    return folder, frame
+
+
+def test_a_bot_plays_on_from_the_heuristics_position(beside: tuple[Path, pd.DataFrame]) -> None:
+    """The heuristic replayed as another bot (``heuristic:0`` plays as it does) from the
+    script of the first tricks ends each deal as the heuristic's own play did."""
+    _, frame = beside
+    played = frame[frame["dd_outcome"] != "redealt"]
+    assert bound_bots(frame) == ["heuristic:0", "random", "pimc:2"]
+    assert played["points:heuristic:0"].tolist() == played["heuristic_points"].tolist()
+    assert played["made:heuristic:0"].tolist() == played["heuristic_made"].astype(float).tolist()
+    assert played["made:random"].notna().all()
+    # The random bot's last three tricks are its own: not the heuristic's on every deal.
+    assert not played["points:random"].equals(played["heuristic_points"])
+    # Every card counted: the attack's points lie between those won before and the whole pack.
+    assert (played["points:random"] >= played["points_before"]).all()
+    assert (played["points:random"] <= 91).all()
+
+
+def test_the_search_bot_plays_one_deal_in_every(beside: tuple[Path, pd.DataFrame]) -> None:
+    _, frame = beside
+    sampled = (frame["deal"] % 3 == 0) & (frame["dd_outcome"] != "redealt")
+    assert frame.loc[sampled, "made:pimc:2"].notna().all()
+    assert frame.loc[~sampled, "made:pimc:2"].isna().all()
+    assert frame.loc[~sampled & (frame["dd_outcome"] != "redealt"), "made:random"].notna().all()
+
+
+def test_the_bots_rows_repeat_from_the_seed_and_resume(
+    beside: tuple[Path, pd.DataFrame], tmp_path: Path
+) -> None:
+    _, frame = beside
+    options: dict[str, Any] = {
+        "after_tricks": LATE, "chunk_size": 5, "bots": ["heuristic:0", "random", "pimc:2"],
+        "every": 3,
+    }  # fmt: skip
+    again = run_bound(load_rules("fft-4"), BOTS_DEALS, tmp_path / "again", **options)
+    pd.testing.assert_frame_equal(frame, again)
+    chunk_path(tmp_path / "again", 2).unlink()
+    resumed = run_bound(load_rules("fft-4"), BOTS_DEALS, tmp_path / "again", **options)
+    pd.testing.assert_frame_equal(frame, resumed)
+    spec = json.loads((tmp_path / "again" / "_run.json").read_text())
+    assert spec["extra"]["bots"] == ["heuristic:0", "random", "pimc:2"]
+    assert (spec["seed"], spec["chunk_size"], spec["rules"]) == (1, 5, "fft-4")
+    assert spec["version"]
+    with pytest.raises(TarotInputError, match="different run"):
+        run_bound(load_rules("fft-4"), BOTS_DEALS, tmp_path / "again", **(options | {"every": 2}))
+
+
+def test_each_bots_rate_counted_again_from_the_rows(beside: tuple[Path, pd.DataFrame]) -> None:
+    _, frame = beside
+    played = frame[frame["dd_outcome"] != "redealt"]
+    for by in ("chavey", "bouts", "trumps", "bouts_trumps"):
+        table = bound_rates(frame, 18, by)
+        assert table.index.name == by
+        assert table["n"].drop("all").sum() == table.loc["all", "n"] == len(played)
+    row = bound_rates(frame, 18, "bouts").loc["all"]
+    sample = played[played["made:pimc:2"].notna()]
+    made = (sample["dd_outcome"] == "made").astype(float)
+    assert row["pimc:2_n"] == len(sample) < len(played)
+    assert row["pimc:2_rate"] == pytest.approx(sample["made:pimc:2"].mean())
+    assert row["pimc:2_dd_rate"] == pytest.approx(made.mean())
+    assert row["pimc:2_difference"] == pytest.approx((made - sample["made:pimc:2"]).mean())
+    low, high = wilson_interval(int(sample["made:pimc:2"].sum()), len(sample))
+    assert (row["pimc:2_ci_low"], row["pimc:2_ci_high"]) == pytest.approx((float(low), float(high)))
+    assert row["random_n"] == len(played)
+    by_bouts = bound_rates(frame, 18, "bouts")
+    for bouts in range(4):
+        label = "1 bout" if bouts == 1 else f"{bouts} bouts"
+        if label in by_bouts.index:
+            assert by_bouts.loc[label, "n"] == int((played["bouts"] == bouts).sum())
+    with pytest.raises(TarotInputError, match="by"):
+        bound_rates(frame, 18, "kings")
+
+
+def test_a_wrong_bot_or_sample_is_refused(tmp_path: Path) -> None:
+    rules = load_rules("fft-4")
+    with pytest.raises(TarotInputError, match="unknown bot"):
+        run_bound(rules, 2, tmp_path / "a", after_tricks=LATE, bots=["heuristic", "nobody"])
+    with pytest.raises(TarotInputError, match="every"):
+        run_bound(rules, 2, tmp_path / "b", after_tricks=LATE, bots=["pimc"], every=0)
+
+
+def test_the_command_prints_every_bot_beside(
+    beside: tuple[Path, pd.DataFrame], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, frame = beside
+    argv = [
+        "dd-bound", "--deals", str(BOTS_DEALS), "--after-tricks", str(LATE), "--chunk-size", "5",
+        "--bots", "heuristic", "heuristic:0", "random", "pimc:2", "--every", "3",
+        "--data", str(folder),
+    ]  # fmt: skip
+    assert main([*argv, "--by", "chavey", "bouts", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["bots"] == ["heuristic", "heuristic:0", "random", "pimc:2"]
+    assert (shown["every"], shown["chunk_size"], shown["seed"]) == (3, 5, 1)
+    assert shown["version"]
+    assert shown["by_bouts"]["all"]["pimc:2_n"] == int(frame["made:pimc:2"].notna().sum())
+    assert main([*argv, "--by", "chavey", "bouts"]) == 0
+    out = capsys.readouterr().out
+    assert "pimc:2 % (95%)" in out and "dd − random" in out
+    assert any(line.startswith("bouts ") for line in out.splitlines())  # the second table
+    assert "on one deal in 3" in out
+    assert main([*argv, "--bots", "nobody"]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_a_deal_the_bot_cannot_replay_is_left_out_alone(
+    beside: tuple[Path, pd.DataFrame], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A replay the bot breaks (a chelem announced where the heuristic announced none moves the
+    first lead) leaves that deal's columns missing, the chunk's other deals played as before."""
+    from tarot_analysis.analyses import dd_bound
+
+    _, frame = beside
+    real = dd_bound.play_given
+    broken = frame.loc[frame["dd_outcome"] != "redealt", "deal"].iloc[1]
+    hands_of_broken: list[str] = []
+
+    def play_given(rules: Any, hands: Any, **options: Any) -> Any:
+        if any(list(h) == hands_of_broken for h in hands):
+            raise TarotInputError("a scripted card is not legal at that point")
+        return real(rules, hands, **options)
+
+    rules = load_rules("fft-4")
+    first = play(rules, 5, bots="heuristic", seed=np.random.SeedSequence(1, spawn_key=(0,)),
+                 forced=[0, 1, -1, -1], chunk_size=5)  # fmt: skip
+    hands_of_broken[:] = [
+        cards.format_cards(cards.from_mask(int(a), int(b))) for a, b in first.masks[broken]
+    ]
+    monkeypatch.setattr(dd_bound, "play_given", play_given)
+    again = run_bound(rules, BOTS_DEALS, tmp_path / "broken", after_tricks=LATE, chunk_size=5,
+                      bots=["heuristic:0", "random", "pimc:2"], every=3)  # fmt: skip
+    assert np.isnan(again.loc[again["deal"] == broken, "made:heuristic:0"]).all()
+    others = again["deal"] != broken
+    assert again.loc[others, "points:heuristic:0"].equals(frame.loc[others, "points:heuristic:0"])

@@ -476,3 +476,20 @@ def test_module_imports_without_display_or_matplotlib() -> None:
         check=True,
     )
     assert "garde_contre" in result.stdout
+
+
+def test_rates_side_by_side_draws_a_bar_per_rate_and_group_at_its_value() -> None:
+    table = pd.DataFrame(
+        {"a": [0.2, 0.5], "a_low": [0.1, 0.4], "a_high": [0.3, 0.6],
+         "b": [0.25, 0.7], "b_low": [0.2, 0.6], "b_high": [0.3, 0.8]},
+        index=["under 40", "40–55"],
+    )  # fmt: skip
+    series = {"seen": ("a", "a_low", "a_high"), "bot": ("b", "b_low", "b_high")}
+    fig = plots.rates_side_by_side(table, series, xlabel="count", ylabel="made")
+    ax = fig.axes[0]
+    heights = [patch.get_height() for patch in ax.patches]
+    assert heights == pytest.approx([0.2, 0.5, 0.25, 0.7])
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["under 40", "40–55"]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["seen", "bot"]
+    with pytest.raises(TarotInputError, match="lacks"):
+        plots.rates_side_by_side(table, {"c": ("c", "a_low", "a_high")}, xlabel="", ylabel="")

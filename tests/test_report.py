@@ -551,6 +551,13 @@ def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     assert [row[0] for row in bands.rows][:2] == ["below 40", "40–55"]
 
 
+def test_without_a_bound_run_its_section_says_how_to_make_one(built: Built) -> None:
+    sections = _sections(built.text)
+    assert sections.index("bound") == sections.index("ladder") + 1
+    part = built.text.split('<section id="bound">')[1].split("</section>")[0]
+    assert "tarot-analysis dd-bound --rules fft-4" in part and "table-bound" not in part
+
+
 def test_the_ladder_reads_the_auctions_stored_beside(built: Built, tmp_path: Path) -> None:
     from tarot_analysis.report.ladder import auction_rungs, rung
 

@@ -7,13 +7,18 @@ heuristic bots at every seat choosing the call and the écart and playing the fi
 hand as dealt (Chavey's count, bouts, trumps), the attack's double-dummy points (the interval
 proved when the budget stops the solve), the contract made, lost or undecided by double
 dummy, and the heuristic's own points and result on the same deal, played on from the same
-position, so that the two stand side by side, deal by deal.
+position, so that the two stand side by side, deal by deal. Other bots (``bots``: ``pimc``,
+``learned``...) may play on from the same position too: the heuristic's écart, call and first
+tricks are replayed as a script, and the bot at every seat plays the rest (the search bots, slow,
+on every ``every``-th deal only); their points and results are columns ``points:<bot>`` and
+``made:<bot>`` (missing where the bot did not play the deal).
 
 The rows go to a run folder (:mod:`tarot_analysis.runs.runner`): Parquet chunks that a stopped run
 resumes, the same rows for the same seed (a node budget, not a time limit, so that they do
 not depend on the machine), on local threads or a Dask cluster.
 
-:func:`bound_rates` gives the make rates by band of Chavey's count. A deal left undecided
+:func:`bound_rates` gives the make rates by band of Chavey's count (or by bouts, by trumps,
+by bouts and trumps), every bot's beside the double-dummy rate. A deal left undecided
 counts as not made in ``dd_rate`` and as made in ``dd_rate_undecided_made``: the double-dummy
 rate lies between the two. Void deals (a Petit sec) are left out.
 
@@ -29,6 +34,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -47,20 +53,24 @@ from tarot_analysis.analyses.double_dummy import (
     start_after,
     verdict,
 )
+from tarot_analysis.bots import Bot
 from tarot_analysis.deals import evaluators
+from tarot_analysis.engine import state as S
 from tarot_analysis.errors import TarotInputError, is_whole_number
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules, rules_to_dict
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import RunSpec, read_dataset, run
 from tarot_analysis.stats import Z_95, wilson_interval
-from tarot_analysis.table.play import play
+from tarot_analysis.table.play import PlayResult, play, play_given
 
 __all__ = [
     "BAND_EDGES",
     "DEFAULT_CHUNK_SIZE",
     "DEFAULT_MAX_NODES",
+    "GROUPINGS",
     "KIND",
+    "bound_bots",
     "bound_chunk",
     "bound_rates",
     "read_bound",
@@ -81,6 +91,10 @@ BOUND_COLUMNS: Final = (
     "deal", "chavey", "bouts", "trumps", "points_before", "dd_low", "dd_high", "dd_bouts",
     "dd_required", "dd_outcome", "nodes", "heuristic_points", "heuristic_made",
 )  # fmt: skip
+#: The heuristic: it plays the first tricks and, on every deal, the rest too.
+HEURISTIC: Final = "heuristic"
+#: The groupings of the rates: by band of Chavey's count, by bouts, by trumps, by both.
+GROUPINGS: Final = ("chavey", "bouts", "trumps", "bouts_trumps")
 
 
 def _chunk_seed(seed: int, chunk: int) -> np.random.SeedSequence:
@@ -119,15 +133,87 @@ def _solved_row(
     }  # fmt: skip
 
 
+def _is_search(name: str) -> bool:
+    """Whether the bot ``name`` searches (slow: played on a sample of the deals)."""
+    return Bot.parse(name).kind == "pimc"
+
+
+def _script(rules: Rules, result: PlayResult, row: int, tricks: int) -> list[list[str]]:
+    """The first ``tricks`` tricks of deal ``row`` of ``result``, card by seat, as a script
+    for :func:`tarot_analysis.table.play.play_given` (the rest left to the bots)."""
+    assert result.tricks is not None and result.leaders is not None
+    players = rules.players
+    script = []
+    for t in range(tricks):
+        by_seat = [""] * players
+        leader = int(result.leaders[row, t])
+        for k in range(players):
+            by_seat[(leader + k) % players] = cards.card_name(int(result.tricks[row, t, k]))
+        script.append(by_seat)
+    return script
+
+
+def _played_on(
+    rules: Rules, result: PlayResult, rows: list[int], bot: str, tricks: int, seed: Any
+) -> tuple[np.ndarray, np.ndarray]:
+    """The attack's points and the contract made when ``bot`` at every seat plays deals
+    ``rows`` of ``result`` on from trick ``tricks``, the heuristic's écart, call and first
+    tricks replayed; NaN where the replay cannot be taken (the bot announced otherwise)."""
+    assert result.ecarts is not None
+    hands = [[cards.format_cards(cards.from_mask(int(a), int(b))) for a, b in result.masks[row]]
+             for row in rows]  # fmt: skip
+    outcomes = result.outcomes[rows]
+    forced = np.stack(
+        [outcomes[:, S.O_TAKER], outcomes[:, S.O_CONTRACT], outcomes[:, S.O_CALLED_1],
+         outcomes[:, S.O_CALLED_2]], axis=1,
+    ).astype(np.int64)  # fmt: skip
+    ecarts = [cards.format_cards(cards.from_mask(int(a), int(b))) for a, b in result.ecarts[rows]]
+    script = [_script(rules, result, row, tricks) for row in rows]
+    try:
+        played = play_given(
+            rules, hands, bots=bot, seed=seed, forced=forced, script=script, ecart=ecarts
+        )
+    except TarotInputError:  # a deal the bot takes elsewhere (a chelem): each one alone
+        if len(rows) == 1:
+            return np.array([np.nan]), np.array([np.nan])
+        parts = [_played_on(rules, result, [row], bot, tricks, seed) for row in rows]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    scored = played.scores()
+    made = scored["made"].astype(float).to_numpy()
+    return scored["attack_points"].to_numpy(dtype=float), made
+
+
+def _bot_columns(
+    rules: Rules, result: PlayResult, spec: dict[str, Any], seed: int, chunk: int, first: int
+) -> dict[str, Any]:
+    """The points and results of each of ``spec``'s other bots playing on from the start of
+    the solve, NaN where it did not play (a void deal; a search bot's deal off the sample)."""
+    n = len(result.outcomes)
+    played = [row for row in range(n) if result.outcomes[row, S.O_REDEAL] == S.REDEAL_NONE]
+    columns: dict[str, Any] = {}
+    for k, bot in enumerate(spec.get("bots", ())):
+        every = spec["every"] if _is_search(bot) else 1
+        rows = [row for row in played if (first + row) % every == 0]
+        points, made = np.full(n, np.nan), np.full(n, np.nan)
+        if rows:
+            child = np.random.SeedSequence(seed, spawn_key=(chunk, 1 + k))
+            points[rows], made[rows] = _played_on(
+                rules, result, rows, bot, spec["after_tricks"], child
+            )
+        columns[f"points:{bot}"], columns[f"made:{bot}"] = points, made
+    return columns
+
+
 def bound_chunk(
     rules: Rules, seed: int, spec: dict[str, Any], chunk: int, first: int, n: int
 ) -> pa.Table:
     """The rows of deals ``first .. first + n`` of a run (chunk ``chunk``): the toolkit's
     deals for ``(seed, chunk)``, played by the heuristic with seat 0 taking ``spec``'s
-    contract, then solved from ``spec["after_tricks"]`` on."""
+    contract, then solved from ``spec["after_tricks"]`` on, and played on by ``spec``'s
+    other bots."""
     contract = contract_index(rules, spec["contract"])
     result = play(
-        rules, n, bots="heuristic", seed=_chunk_seed(seed, chunk), forced=[0, contract, -1, -1],
+        rules, n, bots=HEURISTIC, seed=_chunk_seed(seed, chunk), forced=[0, contract, -1, -1],
         chunk_size=n, threads=1, keep_tricks=True,
     )  # fmt: skip
     scored = result.scores()
@@ -141,7 +227,24 @@ def bound_chunk(
     columns["dd_outcome"] = pa.array([row["dd_outcome"] for row in solved], pa.string())
     columns["heuristic_points"] = scored["attack_points"].to_numpy(dtype=float)
     columns["heuristic_made"] = scored["made"].fillna(False).to_numpy(dtype=bool)
-    return pa.table({name: columns[name] for name in BOUND_COLUMNS})
+    names = list(BOUND_COLUMNS)
+    if spec.get("bots"):
+        more = _bot_columns(rules, result, spec, seed, chunk, first)
+        columns |= more
+        names += list(more)
+    return pa.table({name: columns[name] for name in names})
+
+
+def _checked_bots(bots: Sequence[str] | str, every: object) -> list[str]:
+    """The bots other than the heuristic, in order, once each; every name checked."""
+    names = [bots] if isinstance(bots, str) else list(bots)
+    for name in names:
+        if not isinstance(name, str):
+            raise TarotInputError(f"a bot of the bound is named, got {name!r}")
+        Bot.parse(name)
+    if not is_whole_number(every) or int(every) < 1:
+        raise TarotInputError(f"every must be a whole number of 1 or more, got {every!r}")
+    return [name for name in dict.fromkeys(names) if name != HEURISTIC]
 
 
 def run_bound(
@@ -157,9 +260,13 @@ def run_bound(
     threads: int | None = None,
     progress: bool = False,
     client: Any = None,
+    bots: Sequence[str] | str = (HEURISTIC,),
+    every: int = 1,
 ) -> pd.DataFrame:
     """Solve ``deals`` deals with seat 0 taking ``contract`` into ``folder`` (resuming what
-    is there), the first ``after_tricks`` tricks the heuristic's; every row of the run."""
+    is there), the first ``after_tricks`` tricks the heuristic's; every row of the run.
+    ``bots``: those that play on from the solve's start beside the heuristic (which always
+    does), the search bots on every ``every``-th deal only (deal numbers divisible by it)."""
     if rules.tarocco is not None:
         raise TarotInputError(f"the double-dummy bound is for French Tarot, not {rules.name}")
     contract_index(rules, contract)
@@ -169,10 +276,13 @@ def run_bound(
         )
     if not is_whole_number(max_nodes) or max_nodes < 1:
         raise TarotInputError(f"max_nodes must be a whole number of 1 or more, got {max_nodes!r}")
+    others = _checked_bots(bots, every)
     extra: dict[str, Any] = {
         "after_tricks": int(after_tricks), "max_nodes": int(max_nodes), "contract": contract,
         "taker": 0, "rules_definition": rules_to_dict(rules), "columns": list(BOUND_COLUMNS),
     }  # fmt: skip
+    if others:  # a run of the heuristic alone keeps the definition it always had
+        extra |= {"bots": others, "every": int(every)}
     spec = RunSpec(
         kind=KIND, rules=rules.name, bots=("heuristic",) * rules.players, seed=seed,
         deals=deals, chunk_size=chunk_size, extra=extra,
@@ -181,9 +291,10 @@ def run_bound(
     def work(chunk: int, first: int, n: int) -> pa.Table:
         return bound_chunk(rules, seed, extra, chunk, first, n)
 
+    beside = f", played on by {', '.join(others)}" if others else ""
     run(
         spec, folder, work, threads=threads, progress=progress, client=client, phase=PLAYING,
-        detail=f"{rules.name} double dummy after {after_tricks} tricks",
+        detail=f"{rules.name} double dummy after {after_tricks} tricks{beside}",
     )  # fmt: skip
     return read_bound(folder)
 
@@ -222,9 +333,35 @@ def _paired(made: np.ndarray, other: np.ndarray) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def _band_row(part: pd.DataFrame) -> dict[str, float]:
+def bound_bots(frame: pd.DataFrame) -> list[str]:
+    """The bots of a run's rows beside the heuristic, in the run's order."""
+    return [name.partition(":")[2] for name in frame.columns if name.startswith("made:")]
+
+
+def _bot_rates(part: pd.DataFrame, made: np.ndarray, upper: np.ndarray, bot: str) -> dict[str, Any]:
+    """One bot's rate on the deals of ``part`` it played, and the paired difference double
+    dummy − bot on those deals (low end: undecided not made; high end: made)."""
+    results = part[f"made:{bot}"].to_numpy(dtype=float)
+    kept = ~np.isnan(results)
+    mine = results[kept] > 0.5
+    n = int(kept.sum())
+    low, high = wilson_interval(mine.sum(), n)
+    difference, d_low, _ = _paired(made[kept], mine)
+    _, _, d_high = _paired(upper[kept], mine)
+    return {
+        f"{bot}_n": n, f"{bot}_made": int(mine.sum()),
+        f"{bot}_rate": float(mine.mean()) if n else float("nan"),
+        f"{bot}_ci_low": float(low), f"{bot}_ci_high": float(high),
+        f"{bot}_dd_rate": float(made[kept].mean()) if n else float("nan"),
+        f"{bot}_difference": difference, f"{bot}_difference_ci_low": d_low,
+        f"{bot}_difference_ci_high": d_high,
+    }  # fmt: skip
+
+
+def _band_row(part: pd.DataFrame, bots: Sequence[str] = ()) -> dict[str, Any]:
     """Rates of one band: double dummy (undecided as not made, and as made), the heuristic,
-    and the paired difference, its interval widened over both readings of the undecided."""
+    and the paired difference, its interval widened over both readings of the undecided;
+    then each of ``bots`` on the deals it played."""
     n = len(part)
     made = (part["dd_outcome"] == MADE).to_numpy()
     undecided = (part["dd_outcome"] == UNDECIDED).to_numpy()
@@ -235,7 +372,7 @@ def _band_row(part: pd.DataFrame) -> dict[str, float]:
     difference, low, _ = _paired(made, heuristic)
     _, _, high = _paired(made | undecided, heuristic)
     rate = float(made.mean()) if n else float("nan")
-    return {
+    row = {
         "n": n, "dd_made": int(made.sum()), "dd_lost": int((part["dd_outcome"] == LOST).sum()),
         "undecided": int(undecided.sum()), "dd_rate": rate, "dd_ci_low": float(dd_low),
         "dd_ci_high": float(dd_high),
@@ -245,18 +382,50 @@ def _band_row(part: pd.DataFrame) -> dict[str, float]:
         "heuristic_ci_low": float(h_low), "heuristic_ci_high": float(h_high),
         "difference": difference, "difference_ci_low": low, "difference_ci_high": high,
     }  # fmt: skip
+    for bot in bots:
+        row |= _bot_rates(part, made, made | undecided, bot)
+    return row
 
 
-def bound_rates(frame: pd.DataFrame, hand_size: int) -> pd.DataFrame:
-    """Make rates by band of Chavey's count (and ``all``), void deals left out: double dummy
+def _groups(played: pd.DataFrame, by: str, hand_size: int) -> dict[str, np.ndarray]:
+    """The rows of each group of ``by`` (:data:`GROUPINGS`), in order: every band of
+    Chavey's count; the bouts and trumps held, those seen."""
+    if by == "chavey":
+        bands = _bands(played["chavey"], hand_size)
+        return {str(label): np.asarray(bands == label) for label in band_labels()}
+    if by == "bouts_trumps":
+        keys = sorted(set(zip(played["bouts"], played["trumps"], strict=True)))
+        return {
+            f"{_held(b, 'bout')}, {_held(t, 'trump')}": (
+                (played["bouts"] == b) & (played["trumps"] == t)
+            ).to_numpy()
+            for b, t in keys
+        }
+    noun = by.removesuffix("s")
+    return {_held(v, noun): (played[by] == v).to_numpy() for v in sorted(set(played[by]))}
+
+
+def _held(number: int, noun: str) -> str:
+    """``1 bout``, ``2 bouts``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+def bound_rates(frame: pd.DataFrame, hand_size: int, by: str = "chavey") -> pd.DataFrame:
+    """Make rates by band of Chavey's count (``by``: or by ``bouts``, ``trumps``,
+    ``bouts_trumps`` held, the groups seen), and ``all``, void deals left out: double dummy
     (``dd_rate``: undecided as not made; ``dd_rate_undecided_made``: as made), the
     heuristic's, each with its Wilson 95% interval, and the paired difference double dummy −
     heuristic with its normal 95% interval (low end with the undecided not made, high end
-    with them made)."""
+    with them made). Each other bot of the run (:func:`bound_bots`) ``B`` beside them, on the
+    deals it played: ``B_n``, ``B_rate`` with ``B_ci_low`` and ``B_ci_high``, the double-dummy
+    rate on the same deals ``B_dd_rate`` and ``B_difference`` with its interval."""
+    if by not in GROUPINGS:
+        raise TarotInputError(f"the rates go by {', '.join(GROUPINGS)}, not {by!r}")
     played = frame[frame["dd_outcome"] != REDEALT]
-    bands = _bands(played["chavey"], hand_size)
-    rows = {str(label): _band_row(played[np.asarray(bands == label)]) for label in band_labels()}
-    rows["all"] = _band_row(played)
+    bots = bound_bots(frame)
+    groups = _groups(played, by, hand_size)
+    rows = {label: _band_row(played[rows], bots) for label, rows in groups.items()}
+    rows["all"] = _band_row(played, bots)
     table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index.name = "chavey"
+    table.index.name = by
     return table

@@ -15,6 +15,7 @@ from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.report import (
     bidding,
+    bound,
     contracts,
     hands,
     ladder,
@@ -179,6 +180,7 @@ def build_report(
             ("the success model", lambda: model.section(advice, context)),
             ("contracts at the table", lambda: contracts.section(auction, context)),
             ("up the ladder of bots", lambda: ladder.section(advice, context, data_dir)),
+            ("a bound no bot's skill enters", lambda: bound.section(context, data_dir)),
             ("hand statistics", lambda: hands.section(hand_run, context)),
         ]
         sections = []

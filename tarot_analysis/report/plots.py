@@ -13,7 +13,9 @@ returns a :class:`matplotlib.figure.Figure`:
   :func:`tarot_analysis.analyses.counterfactual.play_every_contract`;
 * :func:`calibration`: predicted against observed success
   (:func:`tarot_analysis.analyses.guidance.compare_evaluators`);
-* :func:`variant_differences`: differences between rule variants with their intervals.
+* :func:`variant_differences`: differences between rule variants with their intervals;
+* :func:`rates_side_by_side`: several rates of the same groups side by side (the double-dummy
+  bound beside the bots, :func:`tarot_analysis.analyses.dd_bound.bound_rates`).
 
 A contract has the same colour in every chart (:data:`CONTRACT_COLOURS`). Functions that draw a
 single panel take ``ax=`` to draw into an existing axes, and then return that axes' figure.
@@ -63,6 +65,7 @@ __all__ = [
     "expected_score_by_score",
     "petit_sec_by_preset",
     "poignee_by_preset",
+    "rates_side_by_side",
     "recommended_map",
     "save",
     "success_by_score",
@@ -610,6 +613,43 @@ def variant_differences(
 
 
 # --- Output ----------------------------------------------------------------------------------
+
+
+def rates_side_by_side(
+    table: pd.DataFrame,
+    series: Mapping[str, tuple[str, str, str]],
+    *,
+    xlabel: str,
+    ylabel: str,
+    ax: Axes | None = None,
+) -> Figure:
+    """Bars of several rates for each row of ``table``, side by side, with error bars.
+
+    ``series`` maps a legend label to the table's columns of its rate, its interval's low and
+    high ends; the rows are the groups along the x axis, in order, named by the index.
+    """
+    from matplotlib.ticker import PercentFormatter
+
+    for columns in series.values():
+        _check_columns(table, columns, "rates_side_by_side")
+    fig, ax = _figure_and_axes(ax, (7.0, 4.0))
+    x = np.arange(len(table), dtype=float)
+    width = 0.8 / max(len(series), 1)
+    for k, (label, (rate, low, high)) in enumerate(series.items()):
+        value = table[rate].to_numpy(dtype=float)
+        errors = np.clip(
+            np.vstack([value - table[low].to_numpy(dtype=float),
+                       table[high].to_numpy(dtype=float) - value]), 0.0, None,
+        )  # fmt: skip
+        ax.bar(x + (k - (len(series) - 1) / 2) * width, value, width, yerr=errors, capsize=2,
+               label=label)  # fmt: skip
+    ax.set_xticks(x, [str(key) for key in table.index])
+    ax.set_ylim(0.0, 1.0)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(loc="upper left")
+    return fig
 
 
 def save(fig: Figure, path: str | Path, *, dpi: int = 150) -> Path:

@@ -61,16 +61,18 @@ def add_parser(commands: Any) -> None:
 
 
 def _add_bound_parser(commands: Any) -> None:
-    from tarot_analysis.analyses.dd_bound import DEFAULT_MAX_NODES
+    from tarot_analysis.analyses.dd_bound import DEFAULT_MAX_NODES, GROUPINGS, HEURISTIC
 
     bound = commands.add_parser(
         "dd-bound",
-        help="how often seat 0 makes a Garde with every card seen, beside the heuristic",
+        help="how often seat 0 makes a Garde with every card seen, beside the bots",
         description=(
             "Seat 0 takes a Garde on many deals (the heuristic's call and écart); the "
             "heuristic plays the first T tricks at every seat, the rest is solved double "
-            "dummy within a node budget. Make rates by band of Chavey's count, double dummy "
-            "beside the heuristic on the same deals. Deals whose solve stops undecided count "
+            "dummy within a node budget. Make rates by band of Chavey's count (--by: or by "
+            "bouts and trumps), double dummy beside the heuristic and each bot of --bots, "
+            "which play on from the same position on the same deals (the search bots on one "
+            "deal in --every). Deals whose solve stops undecided count "
             "as not made in the double-dummy rate and as made in its upper reading. "
             f"{_LATE_START} The run is stored under --data and resumes if stopped."
         ),
@@ -83,6 +85,19 @@ def _add_bound_parser(commands: Any) -> None:
         help=f"positions each deal's solve may search (default {DEFAULT_MAX_NODES:,})",
     )  # fmt: skip
     bound.add_argument("--contract", default="garde", help="the contract taken (default garde)")
+    bound.add_argument(
+        "--bots", nargs="+", default=[HEURISTIC], metavar="BOT",
+        help="bots that play on from the same position beside the double-dummy solve, each at "
+        "every seat (default heuristic, which always does; e.g. heuristic pimc learned)",
+    )  # fmt: skip
+    bound.add_argument(
+        "--every", type=positive, default=1, metavar="K",
+        help="the search bots (pimc...) play on every K-th deal only (default 1: every deal)",
+    )  # fmt: skip
+    bound.add_argument(
+        "--by", nargs="+", choices=GROUPINGS, default=["chavey"],
+        help="the tables: by band of Chavey's count (default), by bouts, by trumps, by both",
+    )  # fmt: skip
     bound.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     add_cluster_options(bound)
     bound.set_defaults(handler=run_bound)
@@ -143,11 +158,37 @@ def _interval(row: dict[str, Any], prefix: str) -> str:
     return f"{_percent(row[prefix + '_low'])}–{_percent(row[prefix + '_high'])}"
 
 
-def _rates_lines(table: Any) -> list[str]:
-    """The rates by band as text lines."""
+def _rate_cell(row: dict[str, Any], prefix: str) -> str:
+    return f"{_percent(row[prefix + '_rate'])} ({_interval(row, prefix + '_ci')})"
+
+
+def _difference_cell(row: dict[str, Any], key: str) -> str:
+    low, high = _percent(row[key + "_ci_low"]), _percent(row[key + "_ci_high"])
+    return f"{_percent(row[key])} ({low} to {high})"
+
+
+def _bot_cells(row: dict[str, Any], bots: list[str]) -> str:
+    """Each other bot's columns of one row: deals played, rate, difference."""
+    cells = ""
+    for bot in bots:
+        if row[f"{bot}_n"] == 0:
+            cells += f"  {0:>7}  {'-':22}{'-':>24}"
+            continue
+        cells += (
+            f"  {row[f'{bot}_n']:>7,}  {_rate_cell(row, bot):22}"
+            f"{_difference_cell(row, f'{bot}_difference'):>24}"
+        )
+    return cells
+
+
+def _rates_lines(table: Any, bots: list[str] | None = None) -> list[str]:
+    """The rates by group as text lines: double dummy, the heuristic, then each bot of
+    ``bots`` (deals it played, its rate, the paired difference double dummy − bot)."""
+    bots = bots or []
+    head = "".join(f"  {f'{bot} n':>7}  {f'{bot} % (95%)':22}{f'dd − {bot}':>24}" for bot in bots)
     lines = [
-        f"{'chavey':14} {'n':>6} {'undecided':>9}  {'double dummy % (95%)':24}"
-        f"{'heuristic % (95%)':22}{'dd − heuristic, points of %':>28}"
+        f"{table.index.name:14} {'n':>6} {'undecided':>9}  {'double dummy % (95%)':24}"
+        f"{'heuristic % (95%)':22}{'dd − heuristic, points of %':>28}{head}"
     ]
     for band, row in table.to_dict(orient="index").items():
         n, undecided = int(row["n"]), int(row["undecided"])
@@ -157,55 +198,81 @@ def _rates_lines(table: Any) -> list[str]:
         dd = f"{_percent(row['dd_rate'])} ({_interval(row, 'dd_ci')})"
         if undecided:
             dd += f" ≤{_percent(row['dd_rate_undecided_made'])}"
-        heuristic = f"{_percent(row['heuristic_rate'])} ({_interval(row, 'heuristic_ci')})"
-        difference = (
-            f"{_percent(row['difference'])} ({_percent(row['difference_ci_low'])} to "
-            f"{_percent(row['difference_ci_high'])})"
+        lines.append(
+            f"{band!s:14} {n:>6,} {undecided:>9,}  {dd:24}{_rate_cell(row, 'heuristic'):22}"
+            f"{_difference_cell(row, 'difference'):>28}{_bot_cells(row, bots)}"
         )
-        lines.append(f"{band!s:14} {n:>6,} {undecided:>9,}  {dd:24}{heuristic:22}{difference:>28}")
     return lines
+
+
+def _bound_folder(args: argparse.Namespace, rules_name: str, others: list[str]) -> str:
+    """The run's folder: ``--data``, or one named after the run under ``data/``."""
+    if args.data:
+        return str(args.data)
+    beside = f"-bots-{'-'.join(others)}-every{args.every}" if others else ""
+    return (
+        f"data/dd-bound-{rules_name}-{args.contract}-after{args.after_tricks}-"
+        f"nodes{args.max_nodes}{beside}-seed{args.seed}-{args.deals}"
+    ).replace(":", "_")
 
 
 def run_bound(args: argparse.Namespace) -> int:
     """``tarot-analysis dd-bound``: run (or resume) the bound, then its rates by band."""
-    from tarot_analysis.analyses.dd_bound import DEFAULT_CHUNK_SIZE, bound_rates, run_bound
+    from tarot_analysis import __version__
+    from tarot_analysis.analyses.dd_bound import (
+        DEFAULT_CHUNK_SIZE,
+        bound_bots,
+        bound_rates,
+        run_bound,
+    )
     from tarot_analysis.game.rules import load_rules
     from tarot_analysis.runs.simulate import check_writable_folder
 
     rules = load_rules(args.rules)
-    folder = args.data or (
-        f"data/dd-bound-{rules.name}-{args.contract}-after{args.after_tricks}-"
-        f"nodes{args.max_nodes}-seed{args.seed}-{args.deals}"
-    )
+    others = [bot for bot in dict.fromkeys(args.bots) if bot != "heuristic"]
+    folder = _bound_folder(args, rules.name, others)
     check_writable_folder(folder, " for the run's chunks")
     args.kept = f"the chunks finished so far are kept in {folder}; the same command goes on"
     started = time.perf_counter()
+    chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     with dask_client(args.scheduler, args.workers) as client:
         frame = run_bound(
             rules, args.deals, folder, after_tricks=args.after_tricks, max_nodes=args.max_nodes,
-            contract=args.contract, seed=args.seed,
-            chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, threads=args.threads,
-            progress=not (args.no_progress or args.json), client=client,
+            contract=args.contract, seed=args.seed, chunk_size=chunk_size, threads=args.threads,
+            progress=not (args.no_progress or args.json), client=client, bots=args.bots,
+            every=args.every,
         )  # fmt: skip
-    table = bound_rates(frame, rules.hand_size)
+    bots = bound_bots(frame)
+    tables = {by: bound_rates(frame, rules.hand_size, by) for by in args.by}
     elapsed = time.perf_counter() - started
     void = int((frame["dd_outcome"] == "redealt").sum())
     if args.json:
         print(json.dumps({
             "rules": rules.name, "deals": args.deals, "seed": args.seed,
-            "contract": args.contract, "after_tricks": args.after_tricks,
-            "max_nodes": args.max_nodes, "data": str(folder), "void": void,
+            "chunk_size": chunk_size, "version": __version__, "contract": args.contract,
+            "after_tricks": args.after_tricks, "max_nodes": args.max_nodes,
+            "bots": ["heuristic", *bots], "every": args.every, "data": str(folder),
+            "void": void,
             "undecided": "counted as not made in dd_rate, as made in dd_rate_undecided_made",
-            "bands": {str(band): row for band, row in table.to_dict(orient="index").items()},
+            **{("bands" if by == "chavey" else f"by_{by}"): {
+                str(key): row for key, row in table.to_dict(orient="index").items()
+            } for by, table in tables.items()},
             "seconds": round(elapsed, 3),
         }, indent=2))  # fmt: skip
         return 0
+    beside = "".join(
+        f"; {bot} plays on from the same position"
+        + (f" on one deal in {args.every}" if args.every > 1 and bot.startswith("pimc") else "")
+        for bot in bots
+    )
     print(
         f"{rules.name}: seat 0 takes a {args.contract} on {args.deals:,} deals (seed "
-        f"{args.seed}); the heuristic plays the first {args.after_tricks} tricks, the rest is "
-        f"solved double dummy (at most {args.max_nodes:,} positions a deal)"
+        f"{args.seed}, chunks of {chunk_size}); the heuristic plays the first "
+        f"{args.after_tricks} tricks, the rest is solved double dummy (at most "
+        f"{args.max_nodes:,} positions a deal){beside}"
     )
-    print("\n".join(_rates_lines(table)))
+    for table in tables.values():
+        print("\n".join(_rates_lines(table, bots)))
     print(
         f"Undecided deals (solve stopped) count as not made; ≤ gives the rate with them made. "
         f"{void} void deals (Petit sec) left out. {elapsed:.1f} s; rows in {folder}"
