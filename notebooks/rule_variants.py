@@ -34,8 +34,8 @@ import pandas as pd
 from tarot_analysis import plots
 from tarot_analysis.compare import compare_variants
 from tarot_analysis.hand_stats import run_hands
+from tarot_analysis.play import play
 from tarot_analysis.rules import load_rules
-from tarot_analysis.tarocco import play_tarocco_run
 
 # A relative folder is taken from the repository's root, wherever the notebook runs from.
 here = Path.cwd().resolve()
@@ -91,6 +91,6 @@ plots.variant_differences(table, title=f"Against fft-4 (95% intervals)\n{run}")
 # %%
 tarocco_rules = load_rules("tarocco")
 tarocco_deals = deals - deals % tarocco_rules.tarocco.match_deals  # whole matches
-tarocco = play_tarocco_run(tarocco_rules, tarocco_deals, bots=bots, seed=seed)
+tarocco = play(tarocco_rules, tarocco_deals, bots=bots, seed=seed)
 print(f"tarocco · {bots} bots · {tarocco_deals:,} deals, seed {seed}")
 tarocco.summary()
