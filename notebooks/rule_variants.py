@@ -35,7 +35,7 @@ from tarot_analysis.analyses.compare import compare_variants
 from tarot_analysis.deals.hand_stats import run_hands
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.report import plots
-from tarot_analysis.table.tarocco import play_tarocco_run
+from tarot_analysis.table.play import play
 
 # A relative folder is taken from the repository's root, wherever the notebook runs from.
 here = Path.cwd().resolve()
@@ -91,6 +91,6 @@ plots.variant_differences(table, title=f"Against fft-4 (95% intervals)\n{run}")
 # %%
 tarocco_rules = load_rules("tarocco")
 tarocco_deals = deals - deals % tarocco_rules.tarocco.match_deals  # whole matches
-tarocco = play_tarocco_run(tarocco_rules, tarocco_deals, bots=bots, seed=seed)
+tarocco = play(tarocco_rules, tarocco_deals, bots=bots, seed=seed)
 print(f"tarocco · {bots} bots · {tarocco_deals:,} deals, seed {seed}")
 tarocco.summary()

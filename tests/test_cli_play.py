@@ -306,13 +306,11 @@ def test_replay_of_a_far_deal_plays_its_chunk_alone(capsys: pytest.CaptureFixtur
 def test_a_tarocco_replay_plays_the_deal_of_the_run_from_its_chunk_alone(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from tarot_analysis.table.tarocco import play_tarocco_run, replay_tarocco
-
     rules = load_rules("tarocco")
-    run_ = play_tarocco_run(rules, 40, seed=5, chunk_size=12, keep_tricks=True)
+    run_ = play(rules, 40, seed=5, chunk_size=12, keep_tricks=True)
     for deal in (0, 13, 39):  # first, inside the second chunk, last
-        one = replay_tarocco(rules, deal, seed=5, chunk_size=12)
-        for name in ("masks", "parts", "tricks_won", "events", "tricks", "leaders", "discards"):
+        one = replay(rules, deal, seed=5, chunk_size=12)
+        for name in ("masks", "parts", "tricks_won", "events", "tricks", "leaders", "ecarts"):
             assert (getattr(one, name)[0] == getattr(run_, name)[deal]).all(), (deal, name)
     code, _, err = run(capsys, "replay", "--rules", "tarocco", "--deal", str(2**64))
     assert code == 2 and len(err.strip().splitlines()) == 1 and "out of range" in err

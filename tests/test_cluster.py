@@ -138,11 +138,11 @@ def test_play_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # 
 
 
 def test_tarocco_on_a_cluster_plays_the_deals_of_local_threads(client) -> None:  # type: ignore[no-untyped-def]
-    from tarot_analysis.table.tarocco import play_tarocco_run
+    from tarot_analysis.table.play import play
 
     rules = load_rules("tarocco")
-    local = play_tarocco_run(rules, 5_000, seed=2, chunk_size=1_200, threads=2)
-    remote = play_tarocco_run(rules, 5_000, seed=2, chunk_size=1_200, client=client)
+    local = play(rules, 5_000, seed=2, chunk_size=1_200, threads=2)
+    remote = play(rules, 5_000, seed=2, chunk_size=1_200, client=client)
     for name in ("masks", "parts", "tricks_won", "events"):
         assert np.array_equal(getattr(local, name), getattr(remote, name)), name
     assert local.summary() == remote.summary()

@@ -33,7 +33,6 @@ from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import list_presets, load_rules
 from tarot_analysis.table.play import play, play_given
-from tarot_analysis.table.tarocco import play_tarocco_run
 from tests import golden_games
 from tests.test_engine import referee_all
 from tests.test_engine_scenarios import deal_around
@@ -270,7 +269,7 @@ def test_a_python_bot_that_raises_is_reported_with_its_seat_and_decision() -> No
 
 
 def test_python_bots_play_tarocco_and_known_deals() -> None:
-    result = play_tarocco_run(load_rules("tarocco"), 30, bots=FirstLegal(), seed=2)
+    result = play(load_rules("tarocco"), 30, bots=FirstLegal(), seed=2)
     assert result.bots == ("FirstLegal",) * 3
     assert (result.parts.sum(axis=(1, 2)) >= 2 * 83).all()
     rules = load_rules("fft-4")

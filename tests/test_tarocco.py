@@ -17,14 +17,13 @@ from tarot_analysis.deals.deal import deal
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.table.play import PlayResult, play, play_counts, play_given, replay
 from tarot_analysis.table.tarocco import (
     EVENT_COLUMNS,
     PART_NAMES,
-    TaroccoResult,
     dealer_of,
-    play_tarocco_given,
-    play_tarocco_run,
     settle_matches,
+    totals_half,
 )
 from tests import reference_play as ref
 
@@ -40,7 +39,7 @@ def names(text: str) -> list[int]:
     return list(cards.parse_cards(text))
 
 
-def hand_of(result: TaroccoResult, d: int, group: int) -> set[int]:
+def hand_of(result: PlayResult, d: int, group: int) -> set[int]:
     lo, hi = result.masks[d, group]
     return set(cards.from_mask(int(lo), int(hi)))
 
@@ -49,18 +48,18 @@ def tarocchi_in(hand: set[int]) -> int:
     return sum(card >= cards.EXCUSE for card in hand)
 
 
-def referee(result: TaroccoResult, d: int) -> None:
+def referee(result: PlayResult, d: int) -> None:
     """Replay deal ``d`` with the reference rules; fail on the first thing that is wrong."""
     rules = result.rules
     tarocco = rules.tarocco
     assert tarocco is not None
     assert result.tricks is not None and result.leaders is not None
-    assert result.discards is not None
+    assert result.ecarts is not None
     players, tricks = rules.players, rules.hand_size
     dealer = int(result.events[d, EVENT["dealer"]])
     hands = [hand_of(result, d, seat) for seat in range(players)]
     extra = hand_of(result, d, players)
-    discard = set(cards.from_mask(int(result.discards[d, 0]), int(result.discards[d, 1])))
+    discard = set(cards.from_mask(int(result.ecarts[d, 0]), int(result.ecarts[d, 1])))
     assert len(discard) == rules.dog_size and not discard & (KINGS | HONOURS), (d, discard)
     assert ref.is_legal_ecart(hands[dealer] | extra, discard, rules), (d, discard)
     hands[dealer] = (hands[dealer] | extra) - discard
@@ -121,24 +120,24 @@ def referee(result: TaroccoResult, d: int) -> None:
 
 
 @pytest.fixture(scope="module", params=sorted(set(BOTS) - {"learned"}))  # no Tarocco model
-def run(request: pytest.FixtureRequest) -> TaroccoResult:
+def run(request: pytest.FixtureRequest) -> PlayResult:
     """Games of every bot, replayed card by card by the referee below."""
     search = request.param == "pimc"  # the search bot plays far fewer deals a second
-    return play_tarocco_run(
+    return play(
         TAROCCO, 30 if search else 600, bots="pimc:4" if search else request.param, seed=11,
         chunk_size=60, keep_tricks=True,
     )  # fmt: skip
 
 
-def test_random_games_are_played_by_the_rules(run: TaroccoResult) -> None:
+def test_random_games_are_played_by_the_rules(run: PlayResult) -> None:
     for d in range(len(run)):
         referee(run, d)
     assert np.any(run.events[:, EVENT["fool_shown_trick"]] >= 0)
 
 
-def test_the_piles_count_83_every_deal(run: TaroccoResult) -> None:
+def test_the_piles_count_83_every_deal(run: PlayResult) -> None:
     assert np.all(run.parts[:, PART["points"]].sum(axis=1) == PACK_HALF_POINTS)
-    scores = run.deal_scores()
+    scores = run.scores()
     points = scores[[f"points_{seat}" for seat in range(3)]].sum(axis=1)
     assert np.all(points == 83.0)
     parts = ("points", "magician", "premiums")
@@ -147,14 +146,14 @@ def test_the_piles_count_83_every_deal(run: TaroccoResult) -> None:
         assert np.allclose(scores[f"total_{seat}"], total)
 
 
-def test_the_deal_moves_right_and_the_dealer_takes_the_extra_cards(run: TaroccoResult) -> None:
+def test_the_deal_moves_right_and_the_dealer_takes_the_extra_cards(run: PlayResult) -> None:
     assert run.dealers[:6].tolist() == [2, 0, 1, 2, 0, 1]
-    assert np.array_equal(run.deal_scores()["dealer"], dealer_of(np.arange(len(run)), TAROCCO))
+    assert np.array_equal(run.scores()["dealer"], dealer_of(np.arange(len(run)), TAROCCO))
     assert np.array_equal(run.leaders[:, 0], run.dealers)  # the dealer leads
 
 
-def test_matches_are_three_deals_and_the_losers_pay_the_winner(run: TaroccoResult) -> None:
-    scores = run.deal_scores()
+def test_matches_are_three_deals_and_the_losers_pay_the_winner(run: PlayResult) -> None:
+    scores = run.scores()
     matches = run.matches()
     assert len(matches) == len(run) // 3
     seats = range(3)
@@ -172,31 +171,64 @@ def test_matches_are_three_deals_and_the_losers_pay_the_winner(run: TaroccoResul
 
 
 def test_same_seed_same_games_on_one_or_two_threads() -> None:
-    one = play_tarocco_run(TAROCCO, 300, seed=5, chunk_size=30, threads=1, keep_tricks=True)
-    two = play_tarocco_run(TAROCCO, 300, seed=5, chunk_size=30, threads=2, keep_tricks=True)
-    for name in ("masks", "parts", "tricks_won", "events", "tricks", "leaders", "discards"):
+    one = play(TAROCCO, 300, seed=5, chunk_size=30, threads=1, keep_tricks=True)
+    two = play(TAROCCO, 300, seed=5, chunk_size=30, threads=2, keep_tricks=True)
+    for name in ("masks", "parts", "tricks_won", "events", "tricks", "leaders", "ecarts"):
         assert getattr(one, name).tobytes() == getattr(two, name).tobytes(), name
     assert one.metadata == two.metadata
 
 
 def test_the_deals_are_the_dealers_deals_of_the_same_seed() -> None:
-    played = play_tarocco_run(TAROCCO, 90, seed=3, chunk_size=30)
+    played = play(TAROCCO, 90, seed=3, chunk_size=30)
     dealt = deal(TAROCCO, 90, seed=3, chunk_size=30)
     assert np.array_equal(played.masks, dealt.masks)
 
 
 def test_a_chunk_must_hold_whole_matches() -> None:
     with pytest.raises(TarotInputError, match="multiple of the 3 deals of a match"):
-        play_tarocco_run(TAROCCO, 30, chunk_size=100)
-    with pytest.raises(TarotInputError, match="not a Tarocco preset"):
-        play_tarocco_run(load_rules("fft-3"), 30, chunk_size=30)
+        play(TAROCCO, 30, chunk_size=100)
+    with pytest.raises(TarotInputError, match="multiple of the 3 deals of a match"):
+        replay(TAROCCO, 5, chunk_size=10)
     with pytest.raises(TarotInputError, match="3 bots were expected"):
-        play_tarocco_run(TAROCCO, 30, bots=["random"] * 4)
+        play(TAROCCO, 30, bots=["random"] * 4)
+
+
+def test_tarocco_goes_through_the_one_pipeline_of_every_preset() -> None:
+    run = play(TAROCCO, 30, seed=4, chunk_size=15, keep_tricks=True)
+    assert run.metadata["match_deals"] == 3 and run.metadata["chunk_size"] == 15
+    for number in (0, 16, 29):
+        one = replay(TAROCCO, number, seed=4, chunk_size=15)
+        for name in ("masks", "parts", "tricks_won", "events", "tricks", "leaders", "ecarts"):
+            assert np.array_equal(getattr(one, name)[0], getattr(run, name)[number]), name
+    assert run.bids is not None and np.all(run.bids == -2)  # no auction
+    assert np.array_equal(run.dealers, dealer_of(np.arange(30), TAROCCO))
+    # What is the French presets' alone is refused in one line.
+    with pytest.raises(TarotInputError, match="Tarocco has no contracts"):
+        run.counts()
+    with pytest.raises(TarotInputError, match="Tarocco has no contracts"):
+        play_counts(TAROCCO, 30)
+    french = play(load_rules("fft-3"), 30, chunk_size=30)
+    assert french.parts is None and french.dealers.tolist() == [2] * 30
+    with pytest.raises(TarotInputError, match="not a Tarocco preset"):
+        french.matches()
+
+
+def test_only_tarocco_names_its_dealers_and_hands_must_have_their_size() -> None:
+    fft_3 = load_rules("fft-3")
+    pack = cards.format_cards(range(78)).split()
+    hands = [" ".join(pack[i * 24 : i * 24 + 24]) for i in range(3)] + [" ".join(pack[72:])]
+    with pytest.raises(TarotInputError, match="dealers are Tarocco's"):
+        play_given(fft_3, [hands], dealers=[0])
+    uneven = [" ".join(pack[:25]), " ".join(pack[25:48]), *hands[2:]]
+    with pytest.raises(TarotInputError, match="a hand of 24 cards was expected, got 25"):
+        play_given(fft_3, [uneven])
+    with pytest.raises(TarotInputError, match="a hand of 24 cards was expected, got 25"):
+        play_given(TAROCCO, [uneven])
 
 
 def test_an_unfinished_match_is_left_out() -> None:
-    result = play_tarocco_run(TAROCCO, 7, seed=2, chunk_size=3)
-    assert len(result.deal_scores()) == 7 and len(result.matches()) == 2
+    result = play(TAROCCO, 7, seed=2, chunk_size=3)
+    assert len(result.scores()) == 7 and len(result.matches()) == 2
 
 
 def test_a_shared_highest_total_shares_what_the_losers_pay() -> None:
@@ -241,10 +273,10 @@ def line_of_play(
 
 def played_as_scripted(
     hands: list[str], discard: str, preferences: list[str], dealer: int = 2
-) -> tuple[TaroccoResult, list[list[str | None]]]:
+) -> tuple[PlayResult, list[list[str | None]]]:
     script = line_of_play(TAROCCO, hands, dealer, discard, preferences)
-    result = play_tarocco_given(
-        TAROCCO, [hands], dealers=[dealer], script=[script], discards=[discard], seed=1
+    result = play_given(
+        TAROCCO, [hands], dealers=[dealer], script=[script], ecart=[discard], seed=1
     )
     referee(result, 0)
     assert result.tricks is not None
@@ -255,16 +287,16 @@ def played_as_scripted(
     return result, script
 
 
-def points(result: TaroccoResult) -> list[float]:
+def points(result: PlayResult) -> list[float]:
     return [p / 2 for p in result.parts[0, PART["points"]].tolist()]
 
 
-def part(result: TaroccoResult, name: str) -> list[float]:
+def part(result: PlayResult, name: str) -> list[float]:
     return [p / 2 for p in result.parts[0, PART[name]].tolist()]
 
 
-def totals(result: TaroccoResult) -> list[float]:
-    return [p / 2 for p in result.totals_half()[0].tolist()]
+def totals(result: PlayResult) -> list[float]:
+    return [p / 2 for p in totals_half(result)[0].tolist()]
 
 
 # The dealer (seat 2) holds every tarocco but the Fool, all the kings and queens and the knight
@@ -309,7 +341,7 @@ def test_the_fool_shown_on_the_lead_lets_the_next_player_lead() -> None:
         "8C 9C 10C JC CC QC",
     ]  # fmt: skip
     first = [["KS", "5S", "E"]]
-    result = play_tarocco_given(TAROCCO, [hands], dealers=[2], script=[first], seed=4)
+    result = play_given(TAROCCO, [hands], dealers=[2], script=[first], seed=4)
     referee(result, 0)
     assert result.tricks is not None and result.leaders is not None
     assert [cards.card_name(int(c)) for c in result.tricks[0, 0]] == ["E", "KS", "5S"]
@@ -385,7 +417,7 @@ def test_fifteen_tarocchi_are_declared_whatever_the_play() -> None:
         " ".join(cups[12:] + swords + coins[:8]),
         " ".join(coins[8:]),
     ]
-    result = play_tarocco_given(TAROCCO, [hands] * 20, dealers=[2] * 20, seed=6)
+    result = play_given(TAROCCO, [hands] * 20, dealers=[2] * 20, seed=6)
     for d in range(20):
         referee(result, d)
     assert np.all(result.parts[:, PART["tarocchi"]] == [20, 0, 0])
@@ -404,8 +436,8 @@ def test_the_dealer_declares_the_tarocchi_left_after_his_discard() -> None:
     ]
     keeps_all = cards.format_cards(dealer_suits[:6])
     drops_two = "2 3 " + cards.format_cards(dealer_suits[:4])
-    result = play_tarocco_given(
-        TAROCCO, [hands, hands], dealers=[2, 2], discards=[keeps_all, drops_two], seed=7
+    result = play_given(
+        TAROCCO, [hands, hands], dealers=[2, 2], ecart=[keeps_all, drops_two], seed=7
     )
     for d in range(2):
         referee(result, d)
@@ -415,15 +447,15 @@ def test_the_dealer_declares_the_tarocchi_left_after_his_discard() -> None:
 
 def test_scripted_cards_and_discards_must_be_legal() -> None:
     with pytest.raises(TarotInputError, match="discard is not legal"):
-        play_tarocco_given(TAROCCO, [STRONG_DEALER], dealers=[2], discards=["KS 2 3 4 5 6"])
+        play_given(TAROCCO, [STRONG_DEALER], dealers=[2], ecart=["KS 2 3 4 5 6"])
     with pytest.raises(TarotInputError, match="not legal at that point"):
         # The king of wands led: seat 0 holds wands and may not play a cup.
-        play_tarocco_given(
+        play_given(
             TAROCCO,
             [STRONG_DEALER],
             dealers=[2],
-            discards=[PLAIN_TRUMPS_OUT],
+            ecart=[PLAIN_TRUMPS_OUT],
             script=[[["E", "2D", "21"], ["1H", None, "KS"]]],
         )
     with pytest.raises(TarotInputError, match="3 hands and the dealer's extra cards"):
-        play_tarocco_given(TAROCCO, [STRONG_DEALER[:3]])
+        play_given(TAROCCO, [STRONG_DEALER[:3]])

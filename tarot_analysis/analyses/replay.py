@@ -1,4 +1,7 @@
-"""One played deal told trick by trick, so that a player can check the engine by eye."""
+"""One played deal told trick by trick, so that a player can check the engine by eye.
+
+Every preset's deal is told by :func:`describe` and :func:`record`; a Tarocco deal has its
+dealer's discard and its count instead of an auction and a contract."""
 
 from __future__ import annotations
 
@@ -9,9 +12,8 @@ from tarot_analysis.game import cards
 
 if TYPE_CHECKING:
     from tarot_analysis.table.play import PlayResult
-    from tarot_analysis.table.tarocco import TaroccoResult
 
-__all__ = ["describe", "describe_tarocco", "record", "record_tarocco"]
+__all__ = ["describe", "record"]
 
 COLUMN = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}
 LEVELS = ("", "simple", "double", "triple")
@@ -23,22 +25,19 @@ def _hand(lo: int, hi: int) -> str:
 
 def describe(result: PlayResult, row: int = 0, *, deal_number: int | None = None) -> str:
     """Deal ``row`` of ``result`` (played with ``keep_tricks``) as text: hands, bids, call,
-    dog and écart, poignées, every trick and its winner, and the score in its parts."""
+    dog and écart, poignées, every trick and its winner, and the score in its parts; in
+    Tarocco the dealer's discard, every trick and each player's count."""
+    if result.rules.tarocco is not None:
+        return _describe_tarocco(result, row, deal_number=deal_number)
     rules = result.rules
     players = rules.players
     assert result.tricks is not None and result.leaders is not None
     assert result.ecarts is not None and result.bids is not None
     out = result.outcomes[row]
-    number = result.metadata.get("deal", row) if deal_number is None else deal_number
-    bots = (
-        result.bots[0] + " at every seat" if len(set(result.bots)) == 1 else ", ".join(result.bots)
+    lines = _heading(result, row, deal_number)
+    lines.append(
+        f"Hands as dealt (seat 0 speaks and leads first; the dealer is seat {players - 1}):"
     )
-    lines = [
-        f"{rules.name}, deal {number} (seed {result.metadata.get('seed', result.seed.entropy)}, "
-        f"chunks of {result.chunk_size:,}; bots: {bots})",
-        "",
-        f"Hands as dealt (seat 0 speaks and leads first; the dealer is seat {players - 1}):",
-    ]
     for seat in range(players):
         lo, hi = result.masks[row, seat]
         lines.append(f"  seat {seat}: {_hand(lo, hi)}")
@@ -57,9 +56,49 @@ def describe(result: PlayResult, row: int = 0, *, deal_number: int | None = None
         lines += ["", "Bids: " + ", ".join(said)]
     if out[COLUMN["redeal"]] == REDEAL_ALL_PASSED:
         return "\n".join([*lines, "Everyone passed: the deal is void."])
+    lines += _contract_lines(result, row)
+    lines.append("")
+    attack = _attack(out)
+    for t in range(rules.hand_size):
+        leader = int(result.leaders[row, t])
+        next_leader = int(result.leaders[row, t + 1])  # the winner of trick t
+        played = ", ".join(
+            f"{(leader + k) % players}:{cards.card_name(int(result.tricks[row, t, k]))}"
+            for k in range(players)
+        )
+        side = "attack" if next_leader in attack else "defence"
+        lines.append(f"Trick {t + 1:>2}: {played}  → seat {next_leader} ({side})")
+    return "\n".join(lines + _score_lines(result, row, attack))
+
+
+def _heading(result: PlayResult, row: int, deal_number: int | None) -> list[str]:
+    """The first lines of a told deal: the rules, the deal's number, seed, chunks and bots."""
+    number = result.metadata.get("deal", row) if deal_number is None else deal_number
+    bots = (
+        result.bots[0] + " at every seat" if len(set(result.bots)) == 1 else ", ".join(result.bots)
+    )
+    return [
+        f"{result.rules.name}, deal {number} (seed "
+        f"{result.metadata.get('seed', result.seed.entropy)}, chunks of {result.chunk_size:,}; "
+        f"bots: {bots})",
+        "",
+    ]
+
+
+def _attack(out: Any) -> set[int]:
+    """The seats of the attack of a raw outcome: the taker and his partners."""
+    partners = {int(out[COLUMN[c]]) for c in ("partner_1", "partner_2") if out[COLUMN[c]] >= 0}
+    return {int(out[COLUMN["taker"]])} | partners
+
+
+def _contract_lines(result: PlayResult, row: int) -> list[str]:
+    """Who took what, the call, what became of the dog, the poignées and the chelem."""
+    rules = result.rules
+    assert result.ecarts is not None
+    out = result.outcomes[row]
     taker = int(out[COLUMN["taker"]])
     contract = rules.contracts[int(out[COLUMN["contract"]])]
-    lines.append(f"Seat {taker} takes: {contract.name} (×{contract.multiplier}).")
+    lines = [f"Seat {taker} takes: {contract.name} (×{contract.multiplier})."]
     for which in ("1", "2"):
         called = int(out[COLUMN["called_" + which]])
         if called >= 0:
@@ -73,29 +112,24 @@ def describe(result: PlayResult, row: int = 0, *, deal_number: int | None = None
         lines.append("The dog stays unseen and counts for the taker.")
     else:
         lines.append("The dog stays unseen and counts for the defence.")
-    for seat in range(players):
+    for seat in range(rules.players):
         level = int(result.poignees[row, seat])
         if level:
             lines.append(f"Seat {seat} shows a {LEVELS[level]} poignée.")
     if out[COLUMN["chelem_announced"]]:
         lines.append(f"Seat {taker} announces a chelem.")
+    return lines
 
-    lines.append("")
-    attack = {taker} | {
-        int(out[COLUMN[c]]) for c in ("partner_1", "partner_2") if out[COLUMN[c]] >= 0
-    }
-    for t in range(rules.hand_size):
-        leader = int(result.leaders[row, t])
-        next_leader = int(result.leaders[row, t + 1])  # the winner of trick t
-        played = ", ".join(
-            f"{(leader + k) % players}:{cards.card_name(int(result.tricks[row, t, k]))}"
-            for k in range(players)
-        )
-        side = "attack" if next_leader in attack else "defence"
-        lines.append(f"Trick {t + 1:>2}: {played}  → seat {next_leader} ({side})")
 
+def _score_lines(result: PlayResult, row: int, attack: set[int]) -> list[str]:
+    """The score in its parts, and why where it is not plain: a half point, a poignée kept by
+    the taker, a personal Petit au bout."""
+    rules = result.rules
+    players = rules.players
+    out = result.outcomes[row]
+    taker = int(out[COLUMN["taker"]])
     scores = result.scores().iloc[row]
-    lines += [
+    lines = [
         "",
         f"The attack (seats {', '.join(str(s) for s in sorted(attack))}) took "
         f"{scores['attack_points']:g} points with {int(scores['attack_bouts'])} bout(s), "
@@ -136,16 +170,16 @@ def describe(result: PlayResult, row: int = 0, *, deal_number: int | None = None
             f"Petit au bout (personal): every player pays {scores['petit_personal']:g} to seat "
             f"{int(scores['petit_personal_seat'])}."
         )
-    return "\n".join(lines)
+    return lines
 
 
-def describe_tarocco(result: TaroccoResult, row: int = 0, *, deal_number: int | None = None) -> str:
+def _describe_tarocco(result: PlayResult, row: int, *, deal_number: int | None) -> str:
     """A Tarocco deal (played with ``keep_tricks``) as text: hands, the dealer's discard,
     every trick (a shown Fool marked), and each player's count in its parts."""
     rules = result.rules
     players = rules.players
     assert result.tricks is not None and result.leaders is not None
-    assert result.discards is not None
+    assert result.ecarts is not None
     number = result.metadata.get("deal", row) if deal_number is None else deal_number
     dealer = int(result.dealers[row])
     lines = [
@@ -157,8 +191,8 @@ def describe_tarocco(result: TaroccoResult, row: int = 0, *, deal_number: int | 
     for seat in range(players):
         lines.append(f"  seat {seat}: {_hand(*result.masks[row, seat])}")
     lines.append(f"  extra:  {_hand(*result.masks[row, players])}")
-    lines.append(f"Seat {dealer} discards: {_hand(*result.discards[row])}.")
-    frame = result.deal_scores().iloc[row]
+    lines.append(f"Seat {dealer} discards: {_hand(*result.ecarts[row])}.")
+    frame = result.scores().iloc[row]
     fool_trick = int(frame["fool_shown_trick"])
     lines.append("")
     for t in range(rules.hand_size):
@@ -199,7 +233,11 @@ def _tricks(tricks: Any, leaders: Any) -> list[dict[str, Any]]:
 def record(result: PlayResult, row: int = 0, *, deal_number: int | None = None) -> dict[str, Any]:
     """Deal ``row`` of ``result`` (played with ``keep_tricks``) as JSON-able data: what
     :func:`describe` tells, cards in the hand notation. ``redeal`` is ``""``, ``"petit_sec"``
-    or ``"all_passed"`` (then no contract, trick or score)."""
+    or ``"all_passed"`` (then no contract, trick or score). A Tarocco deal has its dealer,
+    the extra cards and the discard, the trick the Fool was shown at, and each seat's
+    count."""
+    if result.rules.tarocco is not None:
+        return _record_tarocco(result, row, deal_number=deal_number)
     rules = result.rules
     players = rules.players
     assert result.tricks is not None and result.leaders is not None
@@ -261,15 +299,13 @@ def record(result: PlayResult, row: int = 0, *, deal_number: int | None = None) 
     return data
 
 
-def record_tarocco(
-    result: TaroccoResult, row: int = 0, *, deal_number: int | None = None
-) -> dict[str, Any]:
-    """A Tarocco deal as JSON-able data: what :func:`describe_tarocco` tells."""
+def _record_tarocco(result: PlayResult, row: int, *, deal_number: int | None) -> dict[str, Any]:
+    """A Tarocco deal as JSON-able data: what :func:`_describe_tarocco` tells."""
     rules = result.rules
     players = rules.players
     assert result.tricks is not None and result.leaders is not None
-    assert result.discards is not None
-    frame = result.deal_scores().iloc[row]
+    assert result.ecarts is not None
+    frame = result.scores().iloc[row]
     return {
         "rules": rules.name,
         "deal": int(result.metadata.get("deal", row) if deal_number is None else deal_number),
@@ -279,7 +315,7 @@ def record_tarocco(
         "dealer": int(result.dealers[row]),
         "hands": [_hand(*result.masks[row, seat]) for seat in range(players)],
         "extra": _hand(*result.masks[row, players]),
-        "discard": _hand(*result.discards[row]),
+        "discard": _hand(*result.ecarts[row]),
         "fool_shown_trick": int(frame["fool_shown_trick"]),
         "tricks": _tricks(result.tricks[row], result.leaders[row]),
         "seats": [

@@ -24,15 +24,18 @@ __all__ = ["check_forced_calls", "forced_rows", "masks_of", "passing"]
 
 
 def masks_of(rules: Rules, hands: Sequence[Sequence[str]]) -> npt.NDArray[np.uint64]:
-    """Deals written in the hand notation (``hands[d]``: one string per seat, then the dog) as
-    masks (deals, players + 1, 2); a card dealt twice or missing is refused."""
+    """Deals written in the hand notation (``hands[d]``: one string per seat, then the dog, in
+    Tarocco the dealer's extra cards) as masks (deals, players + 1, 2); a card dealt twice or
+    missing, or a hand or dog of the wrong size, is refused."""
     masks = np.zeros((len(hands), rules.players + 1, 2), dtype=np.uint64)
+    dog = "a dog" if rules.tarocco is None else "the dealer's extra cards"
     for d, deal in enumerate(hands):
         if len(deal) != rules.players + 1:
-            raise TarotInputError(f"deal {d}: {rules.players} hands and a dog were expected")
+            raise TarotInputError(f"deal {d}: {rules.players} hands and {dog} were expected")
         seen: set[int] = set()
         for group, text in enumerate(deal):
-            held = cards.parse_cards(text)
+            size = rules.hand_size if group < rules.players else rules.dog_size
+            held = cards.parse_cards(text, size=size)
             if seen & set(held):
                 raise TarotInputError(f"deal {d}: a card is dealt twice")
             seen |= set(held)

@@ -57,7 +57,7 @@ from tarot_analysis.engine.state import (
 )
 from tarot_analysis.game.cards import N_CARDS
 
-__all__ = ["choose_ecart", "play_deals", "play_tarocco"]
+__all__ = ["choose_ecart", "play_deals", "record_deal"]
 
 
 @njit(**KERNEL)
@@ -140,6 +140,7 @@ def _play_out(
 @njit(cache=True, nogil=True)
 def play_deals(
     masks: Any,
+    dealers: Any,
     bots: Any,
     nets: Any,
     forced: Any,
@@ -153,19 +154,23 @@ def play_deals(
     leaders: Any,
     ecarts: Any,
     bids: Any,
+    counts: Any,
     script: Any,
     script_ecart: Any,
 ) -> None:
-    """Play every deal of ``masks`` (n, players + 1, 2) to the end, French presets; ``bots``
-    a row per seat and ``nets`` the learned bots' weights (:func:`tarot_analysis.bots.seat_rows`);
+    """Play every deal of ``masks`` (n, players + 1, 2) to the end; ``bots`` a row per seat
+    and ``nets`` the learned bots' weights (:func:`tarot_analysis.bots.seat_rows`);
     ``scoring`` the preset's scoring (``EngineRules.scoring``), for the pimc bot.
 
+    ``dealers`` (n): in Tarocco the dealing seat, who takes row ``players`` of the deal (the
+    extra cards), discards and leads; empty in French presets, where the last seat deals.
     ``forced`` (n, 4): taker, contract, called card 1 and 2 (−1: decided at the table).
     Fills ``outcomes`` (n, N_OUTCOME), ``poignees`` (n, players); when ``log`` has n rows, also
-    the cards of every trick in play order ``log`` (n, tricks, players), who led each trick
-    ``leaders`` (n, tricks + 1; the last column is who won the last trick), the écart
-    ``ecarts`` (n, 2) and each seat's bid ``bids`` (n, players: a contract index, −1 for a
-    pass, −2 when there was no auction).
+    the cards of every trick in play order ``log`` (n, tricks, players; a shown Fool stands at
+    its place), who led each trick ``leaders`` (n, tricks + 1; the last column is who won the
+    last trick), the écart (the Tarocco dealer's discard) ``ecarts`` (n, 2) and each seat's bid
+    ``bids`` (n, players: a contract index, −1 for a pass, −2 when there was no auction).
+    ``counts`` = (parts, tricks_won, events), Tarocco's count (:func:`record_deal`).
 
     ``script`` (n, tricks, players), when it has n rows, gives the card each seat plays at each
     trick (−1: its bot chooses), and ``script_ecart`` (n, 2) the écart (zero: the bot's); a
@@ -175,10 +180,15 @@ def play_deals(
     m = np.zeros(N_M, dtype=np.uint64)
     s = np.zeros(N_S, dtype=np.int64)
     ws = door.workspace(p, scoring, bots, nets)
+    parts, tricks_won, events = counts
     for d in range(masks.shape[0]):
-        start(m, s, masks[d], forced[d], np.int64(-1), p, half)
+        dealer = dealers[d] if d < dealers.shape[0] else np.int64(-1)
+        start(m, s, masks[d], forced[d], dealer, p, half)
         _play_out(m, s, bots, d, scripted, script, script_ecart, p, half, rng, ws)
-        record_deal(m, s, d, p, outcomes, poignees, log, leaders, ecarts, bids)
+        record_deal(
+            m, s, d, p, outcomes, poignees, log, leaders, ecarts, bids, parts, tricks_won,
+            events,
+        )  # fmt: skip
 
 
 @njit(**KERNEL)
@@ -193,76 +203,32 @@ def record_deal(
     leaders: Any,
     ecarts: Any,
     bids: Any,
+    parts: Any,
+    tricks_won: Any,
+    events: Any,
 ) -> None:
-    """Copy a finished French deal into row ``d`` of the result arrays (see
-    :func:`play_deals`); its bids, écart and tricks only when ``log`` has rows."""
+    """Copy a finished deal into row ``d`` of the result arrays (see :func:`play_deals`); its
+    bids, écart and tricks only when ``log`` has rows. Tarocco's count goes to ``parts``
+    (n, N_PARTS, players: each seat's card points, Magician, tarocchi and every-trick premiums,
+    in half points), ``tricks_won`` (n, players) and ``events`` (n, N_EVENTS); in French
+    presets they have no rows."""
     players = p[R.PLAYERS]
     for column in range(N_OUTCOME):
         outcomes[d, column] = s[S_OUT + column]
     for seat in range(players):
         poignees[d, seat] = s[S_POIGNEES + seat]
-    if d < log.shape[0] and s[S_DEALT_OVER]:
+    if p[R.TAROCCO]:
+        _record_count(s, d, p, parts, tricks_won, events)
+    if d < log.shape[0] and (s[S_DEALT_OVER] or p[R.TAROCCO]):
         for seat in range(players):
             bids[d, seat] = s[S_BIDS + seat]
-        if s[S_OUT + O_REDEAL] == REDEAL_NONE:
+        if p[R.TAROCCO] or s[S_OUT + O_REDEAL] == REDEAL_NONE:
             _record_tricks(m, s, d, p, log, leaders, ecarts)
 
 
-@njit(cache=True, nogil=True)
-def play_tarocco(
-    masks: Any,
-    dealers: Any,
-    bots: Any,
-    nets: Any,
-    p: Any,
-    half: Any,
-    scoring: Any,
-    rng: Any,
-    parts: Any,
-    tricks_won: Any,
-    events: Any,
-    log: Any,
-    leaders: Any,
-    discards: Any,
-    script: Any,
-    script_discard: Any,
-) -> None:
-    """Play every Tarocco deal of ``masks`` (n, players + 1, 2) to the end and count it.
-
-    ``dealers`` (n): the dealing seat, who takes row ``players`` of the deal (the extra cards),
-    discards and leads. Fills ``parts`` (n, N_PARTS, players): each seat's card points,
-    Magician, tarocchi and every-trick premiums, all in half points (their sum is the deal's
-    count); ``tricks_won`` (n, players) and ``events`` (n, N_EVENTS). When ``log`` has n rows,
-    also every trick ``log`` (n, tricks, players; a shown Fool stands at its place), who led
-    each trick ``leaders`` (n, tricks + 1) and the discard ``discards`` (n, 2). ``script`` and
-    ``script_discard`` as in :func:`play_deals`; an illegal one raises ``ValueError``.
-    """
-    scripted = script.shape[0] == masks.shape[0]
-    m = np.zeros(N_M, dtype=np.uint64)
-    s = np.zeros(N_S, dtype=np.int64)
-    no_forced = np.full(4, -1, dtype=np.int64)
-    ws = door.workspace(p, scoring, bots, nets)
-    for d in range(masks.shape[0]):
-        start(m, s, masks[d], no_forced, dealers[d], p, half)
-        _play_out(m, s, bots, d, scripted, script, script_discard, p, half, rng, ws)
-        record_tarocco(m, s, d, p, parts, tricks_won, events, log, leaders, discards)
-
-
 @njit(**KERNEL)
-def record_tarocco(
-    m: Any,
-    s: Any,
-    d: int,
-    p: Any,
-    parts: Any,
-    tricks_won: Any,
-    events: Any,
-    log: Any,
-    leaders: Any,
-    discards: Any,
-) -> None:
-    """Copy a finished Tarocco deal into row ``d`` of the result arrays (see
-    :func:`play_tarocco`); its discard and tricks only when ``log`` has rows."""
+def _record_count(s: Any, d: int, p: Any, parts: Any, tricks_won: Any, events: Any) -> None:
+    """A finished Tarocco deal's count into row ``d`` (see :func:`record_deal`)."""
     players = p[R.PLAYERS]
     for part in range(N_PARTS):
         for seat in range(players):
@@ -271,8 +237,6 @@ def record_tarocco(
         tricks_won[d, seat] = s[S_WON_BY + seat]
     for column in range(N_EVENTS):
         events[d, column] = s[S_EVENTS + column]
-    if d < log.shape[0]:
-        _record_tricks(m, s, d, p, log, leaders, discards)
 
 
 @njit(**KERNEL)

@@ -1,10 +1,16 @@
-"""Playing deals to the end from Python: the table (:mod:`tarot_analysis.table.compiled`) run
-chunk by chunk.
+"""Playing deals to the end from Python: the table (:mod:`tarot_analysis.table.compiled`) run chunk
+by chunk.
+
+Every preset goes through :func:`play`, :func:`replay` and :func:`play_given`, Tarocco too:
+its dealer, chunks of whole matches and count are the :mod:`tarot_analysis.table.tarocco` part of
+the same run.
 
 >>> from tarot_analysis.game.rules import load_rules
 >>> result = play(load_rules("fft-4"), 200, seed=1)
 >>> len(result.outcomes)
 200
+>>> len(play(load_rules("tarocco"), 30, seed=1).matches())
+10
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ from tarot_analysis.engine.outcome import (
 )
 from tarot_analysis.engine.params import EngineRules, engine_rules
 from tarot_analysis.engine.scoring import POINT_UNIT, SCORE_UNIT, score_outcomes, whole_units
+from tarot_analysis.engine.state import E_DEALER, N_EVENTS, N_PARTS
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
@@ -43,6 +50,7 @@ from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.progress import bar as progress_bar
 from tarot_analysis.runs.simulate import map_chunks, run_metadata
 from tarot_analysis.stats import wilson_interval
+from tarot_analysis.table import tarocco
 from tarot_analysis.table.compiled import play_deals
 from tarot_analysis.table.python_bots import bot_name, is_python_bot, play_python
 
@@ -57,7 +65,15 @@ LAST_DEAL = 2**63 - 2
 
 @dataclass
 class PlayResult:
-    """Deals played to the end: the deals, their raw outcomes and, if kept, every trick."""
+    """Deals played to the end: the deals, their raw outcomes and, if kept, every trick.
+
+    Tarocco (``rules.tarocco``) has no contract: its raw outcome is left unset (−1), no
+    poignée is shown, ``ecarts`` holds the dealer's discard and ``bids`` −2 (no auction), and
+    the deal's count is in ``parts`` (n, N_PARTS, players; half points, named in
+    :data:`tarot_analysis.table.tarocco.PART_NAMES`), ``tricks_won`` (n, players) and ``events``
+    (n, N_EVENTS; :data:`tarot_analysis.table.tarocco.EVENT_COLUMNS`), which French presets do
+    not have (``None``).
+    """
 
     rules: Rules
     bots: tuple[str, ...]
@@ -71,7 +87,21 @@ class PlayResult:
     leaders: npt.NDArray[np.int8] | None = None
     ecarts: npt.NDArray[np.uint64] | None = None  # (n, 2)
     bids: npt.NDArray[np.int8] | None = None  # (n, players): contract index, −1 pass
+    parts: npt.NDArray[np.int32] | None = None  # Tarocco's count, see above
+    tricks_won: npt.NDArray[np.int8] | None = None
+    events: npt.NDArray[np.int32] | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.masks.shape[0])
+
+    @property
+    def dealers(self) -> npt.NDArray[np.int32]:
+        """The seat that dealt each deal: in Tarocco the deal moves to the dealer's right
+        (:func:`tarot_analysis.table.tarocco.dealer_of`); in French presets the last seat deals."""
+        if self.events is not None:
+            return self.events[:, E_DEALER]
+        return np.full(len(self), self.rules.players - 1, dtype=np.int32)
 
     def raw(self) -> pd.DataFrame:
         """The raw outcome, one row per deal, columns named as in ``OUTCOME_COLUMNS``."""
@@ -86,8 +116,11 @@ class PlayResult:
         The scoring columns of :func:`~tarot_analysis.engine.scoring.score_outcomes`, plus
         ``redeal_reason``, ``taker_score``, the tricks of each side, who took the Petit au
         bout (``petit_au_bout_side``), the points of the dog and the écart, the called cards
-        and each seat's poignée.
+        and each seat's poignée. Tarocco: each deal's count in named parts
+        (:func:`tarot_analysis.table.tarocco.deal_scores`).
         """
+        if self.rules.tarocco is not None:
+            return tarocco.deal_scores(self)
         frame = self._scored()
         raw = self.raw()
         reasons = {REDEAL_NONE: "", REDEAL_PETIT_SEC: "petit_sec", REDEAL_ALL_PASSED: "all_passed"}
@@ -135,6 +168,7 @@ class PlayResult:
 
     def counts(self, scores: pd.DataFrame | None = None) -> ContractCounts:
         """The contracts' sufficient statistics (see :class:`ContractCounts`)."""
+        _no_tarocco(self.rules)
         scores = self._scored() if scores is None else scores
         return ContractCounts.of(scores, self.rules, redeals=self.redeals())
 
@@ -151,6 +185,25 @@ class PlayResult:
             "all_passed": int(np.sum(reason == REDEAL_ALL_PASSED)),
             "total": int(np.sum(reason != REDEAL_NONE)),
         }
+
+    def matches(self) -> pd.DataFrame:
+        """Tarocco: one row per complete match, its totals and scores
+        (:func:`tarot_analysis.table.tarocco.matches`)."""
+        return tarocco.matches(self)
+
+    def summary(self) -> dict[str, Any]:
+        """Tarocco: the dealer's advantage, the premiums and the matches
+        (:func:`tarot_analysis.table.tarocco.summary`)."""
+        return tarocco.summary(self)
+
+
+def _no_tarocco(rules: Rules) -> None:
+    """Refuse a Tarocco preset where contracts are counted."""
+    if rules.tarocco is not None:
+        raise TarotInputError(
+            f"{rules.name}: Tarocco has no contracts to count; its deals are counted by "
+            "PlayResult.scores, matches and summary"
+        )
 
 
 @dataclass
@@ -220,9 +273,8 @@ class ContractCounts:
         return table
 
 
-#: Bots as ``bots=`` takes them: a compiled bot's name, or a Python bot (an object with a
-#: method ``act``, see :mod:`tarot_analysis.table.python_bots`); one for every seat, or one per
-#: seat.
+#: Bots as ``bots=`` takes them: a compiled bot's name, or a Python bot (an object with a method
+#: ``act``, see :mod:`tarot_analysis.table.python_bots`); one for every seat, or one per seat.
 Bots = str | Any | Sequence[str | Any]
 
 
@@ -278,9 +330,17 @@ class _Table:
             return np.repeat(self.forced, n, axis=0)
         return self.forced[first : first + n]
 
+    def dealers(self, first: int, n: int) -> npt.NDArray[np.int64]:
+        """The dealing seats of deals ``first .. first + n`` in Tarocco; none in French presets
+        (the last seat deals)."""
+        if self.rules.tarocco is None:
+            return _NO_DEALERS
+        return tarocco.dealer_of(np.arange(first, first + n), self.rules)
+
     def empty(self, n: int, keep_tricks: bool) -> PlayResult:
         rules = self.rules
         kept = n if keep_tricks else 0
+        counted = rules.tarocco is not None
         return PlayResult(
             rules=rules, bots=self.seating.names, seed=self.root, chunk_size=self.chunk_size,
             masks=np.zeros((n, self.plan.groups, 2), dtype=np.uint64),
@@ -291,6 +351,9 @@ class _Table:
             leaders=np.zeros((kept, rules.hand_size + 1), dtype=np.int8),
             ecarts=np.zeros((kept, 2), dtype=np.uint64),
             bids=np.zeros((kept, rules.players), dtype=np.int8),
+            parts=np.zeros((n, N_PARTS, rules.players), dtype=np.int32) if counted else None,
+            tricks_won=np.zeros((n, rules.players), dtype=np.int8) if counted else None,
+            events=np.zeros((n, N_EVENTS), dtype=np.int32) if counted else None,
         )  # fmt: skip
 
     def threads(self, threads: int | None, client: Any) -> int | None:
@@ -317,7 +380,7 @@ class _Table:
         forced = self.forced_rows(first, n)
         deal_chunk(self.plan, DealStream.open(self.plan, self.root, chunk), n, scratch.masks)
         check_forced_calls(self.rules, scratch.masks, forced, first)
-        self.play_masks(scratch, forced, _bot_rng(self.root, chunk))
+        self.play_masks(scratch, forced, _bot_rng(self.root, chunk), dealers=self.dealers(first, n))
         if scratch is not result:
             _copy_rows(scratch, start, stop, result)
 
@@ -328,25 +391,31 @@ class _Table:
         rng: npt.NDArray[np.uint64],
         script: npt.NDArray[np.int64] | None = None,
         script_ecart: npt.NDArray[np.uint64] | None = None,
+        dealers: npt.NDArray[np.int64] | None = None,
     ) -> None:
         """Play the deals already in ``result.masks`` into its other arrays: at the compiled
-        table, or one decision at a time where Python bots sit."""
+        table, or one decision at a time where Python bots sit. ``dealers``: Tarocco's
+        dealing seats (:meth:`dealers`)."""
         assert result.tricks is not None and result.leaders is not None
         assert result.ecarts is not None and result.bids is not None
         out = (
             result.outcomes, result.poignees, result.tricks, result.leaders, result.ecarts,
             result.bids,
         )  # fmt: skip
+        dealers = _NO_DEALERS if dealers is None else dealers
+        counts = _NO_COUNTS if result.parts is None else (
+            result.parts, result.tricks_won, result.events,
+        )  # fmt: skip
         if self.seating.python:
             play_python(
                 self.rules, self.engine, result.masks, self.seating.rows, self.seating.nets,
-                self.seating.python, rng, forced=forced, out=out, script=script,
-                script_ecart=script_ecart,
+                self.seating.python, rng, forced=forced, dealers=dealers, out=(*out, *counts),
+                script=script, script_ecart=script_ecart,
             )  # fmt: skip
             return
         play_deals(
-            result.masks, self.seating.rows, self.seating.nets, forced, self.engine.params,
-            self.engine.half_points, self.engine.scoring, rng, *out,
+            result.masks, dealers, self.seating.rows, self.seating.nets, forced,
+            self.engine.params, self.engine.half_points, self.engine.scoring, rng, *out, counts,
             _NO_SCRIPT if script is None else script,
             _NO_SCRIPT_ECART if script_ecart is None else script_ecart,
         )  # fmt: skip
@@ -366,6 +435,12 @@ def python_threads(seating: Seating, threads: int | None, client: Any) -> int | 
 
 _NO_SCRIPT = np.empty((0, 1, 1), dtype=np.int64)
 _NO_SCRIPT_ECART = np.empty((0, 2), dtype=np.uint64)
+_NO_DEALERS = np.empty(0, dtype=np.int64)
+#: Tarocco's count (parts, tricks won, events) where there is none: no rows.
+_NO_COUNTS = (
+    np.empty((0, N_PARTS, 1), dtype=np.int32), np.empty((0, 1), dtype=np.int8),
+    np.empty((0, N_EVENTS), dtype=np.int32),
+)  # fmt: skip
 
 
 def play_given(
@@ -377,15 +452,20 @@ def play_given(
     forced: npt.ArrayLike | None = None,
     script: Sequence[Sequence[Sequence[str | None]]] | None = None,
     ecart: Sequence[str | None] | None = None,
+    dealers: Sequence[int] | None = None,
 ) -> PlayResult:
     """Play deals given in the hand notation, optionally card by card: a known deal replayed.
 
-    ``hands[d]`` holds one string per seat and then the dog. ``script[d][t][seat]`` names
-    the card ``seat`` plays at trick ``t`` (``None`` or ``""``: its bot chooses); ``ecart[d]``
-    the taker's écart. A scripted card that breaks a rule raises ``TarotInputError``.
+    ``hands[d]`` holds one string per seat and then the dog (in Tarocco the dealer's extra
+    cards). ``script[d][t][seat]`` names the card ``seat`` plays at trick ``t`` (``None`` or
+    ``""``: its bot chooses; a shown Fool is written ``E`` at its turn); ``ecart[d]`` the
+    taker's écart (the Tarocco dealer's discard). ``dealers[d]``, Tarocco only, is the seat
+    dealing deal ``d`` (default: as in a run, :func:`tarot_analysis.table.tarocco.dealer_of`). A
+    scripted card or écart that breaks a rule raises ``TarotInputError``.
     """
-    masks = masks_of(rules, hands)
     table = _table(rules, len(hands), bots, seed, forced, len(hands))
+    masks = masks_of(rules, hands)
+    seats = _given_dealers(table, dealers, len(hands))
     forced_rows = table.forced_rows(0, len(hands))
     check_forced_calls(rules, masks, forced_rows, 0)
     result = table.empty(len(hands), keep_tricks=True)
@@ -401,7 +481,9 @@ def play_given(
         if discard:
             discards[d] = cards.to_mask(cards.parse_cards(discard))
     try:
-        table.play_masks(result, forced_rows, _bot_rng(table.root, 0), moves, discards)
+        table.play_masks(
+            result, forced_rows, _bot_rng(table.root, 0), moves, discards, dealers=seats
+        )
     except ValueError as error:
         raise TarotInputError(str(error)) from None
     result.metadata = run_metadata(rules, table.root, len(hands), len(hands)) | {
@@ -410,8 +492,28 @@ def play_given(
     return result
 
 
+def _given_dealers(table: _Table, dealers: Sequence[int] | None, n: int) -> npt.NDArray[np.int64]:
+    """The dealing seats of ``n`` given deals: ``dealers`` checked, or those of a run."""
+    rules = table.rules
+    if dealers is None:
+        return table.dealers(0, n)
+    if rules.tarocco is None:
+        raise TarotInputError(f"{rules.name}: the last seat deals; dealers are Tarocco's")
+    seats = np.asarray(dealers, dtype=np.int64)
+    if seats.shape != (n,) or np.any((seats < 0) | (seats >= rules.players)):
+        raise TarotInputError(f"dealers must be {n} seats between 0 and {rules.players - 1}")
+    return seats
+
+
+#: The arrays of a result with one row per deal (the kept ones and Tarocco's may have none).
+_ROWS = (
+    "masks", "outcomes", "poignees", "tricks", "leaders", "ecarts", "bids", "parts",
+    "tricks_won", "events",
+)  # fmt: skip
+
+
 def _copy_rows(source: PlayResult, start: int, stop: int, target: PlayResult) -> None:
-    for name in ("masks", "outcomes", "poignees", "tricks", "leaders", "ecarts", "bids"):
+    for name in _ROWS:
         rows = getattr(source, name)
         if rows is not None and len(rows):
             getattr(target, name)[: stop - start] = rows[start:stop]
@@ -428,10 +530,7 @@ def _table(
     seat: int | None = None,
 ) -> _Table:
     if rules.tarocco is not None:
-        raise TarotInputError(
-            f"{rules.name}: Tarocco deals are played by "
-            "tarot_analysis.table.tarocco.play_tarocco_run, not by this engine"
-        )
+        tarocco.check_rules(rules)
     if deals < 1:
         raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
     if chunk_size < 1:
@@ -453,7 +552,7 @@ def play(
     bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
     forced: npt.ArrayLike | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    chunk_size: int | None = None,
     threads: int | None = None,
     keep_tricks: bool = False,
     progress: bool = False,
@@ -467,9 +566,15 @@ def play(
     taker, contract index, called card 1 and 2 for each deal (−1: decided at the table), or
     one row for every deal. ``keep_tricks`` records bids, écart and every trick for replay.
     ``hand`` deals the rest of the pack around the cards of ``seat`` (default 0).
-    ``client``: a Dask client (:mod:`tarot_analysis.runs.cluster`) whose workers play the chunks;
-    the result is the same as on local threads.
+    ``chunk_size``: deals per chunk (default :func:`run_chunk_size`). ``client``: a Dask
+    client (:mod:`tarot_analysis.runs.cluster`) whose workers play the chunks; the result is the
+    same as on local threads.
+
+    Tarocco: deals ``k·m .. k·m + m − 1`` (``m = rules.tarocco.match_deals``) form match
+    ``k``, the deal moving to the dealer's right (:func:`tarot_analysis.table.tarocco.dealer_of`);
+    a seat is one player for the whole run, and a chunk holds whole matches.
     """
+    chunk_size = run_chunk_size(rules, chunk_size)
     table = _table(rules, deals, bots, seed, forced, chunk_size, hand, seat)
     threads = table.threads(threads, client)
     result = table.empty(deals, keep_tricks)
@@ -501,9 +606,11 @@ def play(
                 start = chunk * chunk_size
                 view = _rows(result, start, start + sizes[chunk], keep_tricks)
                 _copy_rows(part, 0, sizes[chunk], view)
-    result.metadata = run_metadata(rules, table.root, chunk_size, deals) | {
-        "bots": list(table.seating.names)
-    }
+    result.metadata = (
+        run_metadata(rules, table.root, chunk_size, deals)
+        | {"bots": list(table.seating.names)}
+        | _run_extras(rules)
+    )
     if not keep_tricks:
         result.tricks = result.leaders = result.ecarts = result.bids = None
     return result
@@ -515,7 +622,7 @@ def play_counts(
     *,
     bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    chunk_size: int | None = None,
     threads: int | None = None,
     progress: bool = False,
     client: Any = None,
@@ -524,8 +631,10 @@ def play_counts(
 
     Memory stays that of a few chunks whatever ``deals``: the deals and their outcomes are
     forgotten once counted. The counts equal those of ``play(...).counts()``. Returns them
-    with the run's metadata.
+    with the run's metadata. Tarocco, which has no contract, is refused.
     """
+    _no_tarocco(rules)
+    chunk_size = run_chunk_size(rules, chunk_size)
     table = _table(rules, deals, bots, seed, None, chunk_size)
     threads = table.threads(threads, client)
     sizes = table.chunk_sizes(deals)
@@ -557,7 +666,7 @@ def replay(
     *,
     bots: Bots = "random",
     seed: int | np.random.SeedSequence | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    chunk_size: int | None = None,
 ) -> PlayResult:
     """Deal number ``deal`` of the run ``play(rules, …, seed=seed)``, with every trick.
 
@@ -568,28 +677,52 @@ def replay(
         raise TarotInputError(
             f"deal number {deal:,} is out of range: a run numbers its deals from 0 to {LAST_DEAL:,}"
         )
+    chunk_size = run_chunk_size(rules, chunk_size)
     table = _table(rules, deal + 1, bots, seed, None, chunk_size)
     chunk, offset = divmod(deal, chunk_size)
     result = table.empty(1, keep_tricks=True)
     table.play_chunk(chunk, result, offset, offset + 1)
-    result.metadata = run_metadata(rules, table.root, chunk_size, deal + 1) | {
-        "bots": list(table.seating.names),
-        "deal": deal,
-    }
+    result.metadata = (
+        run_metadata(rules, table.root, chunk_size, deal + 1)
+        | {
+            "bots": list(table.seating.names),
+            "deal": deal,
+        }
+        | _run_extras(rules)
+    )
     return result
+
+
+def run_chunk_size(rules: Rules, chunk_size: int | None) -> int:
+    """The chunk size of a run: ``chunk_size``, by default
+    :data:`~tarot_analysis.deals.deal.DEFAULT_CHUNK_SIZE`; in Tarocco a multiple of the deals of a
+    match (:func:`tarot_analysis.table.tarocco.run_chunk_size`)."""
+    if rules.tarocco is not None:
+        return tarocco.run_chunk_size(rules, chunk_size)
+    return DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
+
+
+def _run_extras(rules: Rules) -> dict[str, Any]:
+    """What a run of ``rules`` adds to its metadata: Tarocco's matches and dealers."""
+    return {} if rules.tarocco is None else tarocco.run_metadata(rules)
 
 
 def _rows(result: PlayResult, start: int, stop: int, keep_tricks: bool) -> PlayResult:
     """A view of rows ``start .. stop`` of ``result`` (the arrays are shared)."""
-    kept = (start, stop) if keep_tricks else (0, 0)
+    kept = slice(start, stop) if keep_tricks else slice(0, 0)
     assert result.tricks is not None and result.leaders is not None
     assert result.ecarts is not None and result.bids is not None
+
+    def counted(rows: Any) -> Any:
+        return None if rows is None else rows[start:stop]
+
     return PlayResult(
         rules=result.rules, bots=result.bots, seed=result.seed, chunk_size=result.chunk_size,
         masks=result.masks[start:stop], outcomes=result.outcomes[start:stop],
-        poignees=result.poignees[start:stop], tricks=result.tricks[slice(*kept)],
-        leaders=result.leaders[slice(*kept)], ecarts=result.ecarts[slice(*kept)],
-        bids=result.bids[slice(*kept)],
+        poignees=result.poignees[start:stop], tricks=result.tricks[kept],
+        leaders=result.leaders[kept], ecarts=result.ecarts[kept], bids=result.bids[kept],
+        parts=counted(result.parts), tricks_won=counted(result.tricks_won),
+        events=counted(result.events),
     )  # fmt: skip
 
 

@@ -36,7 +36,7 @@ from tarot_analysis.engine.game import GameState, Observation, action_name
 from tarot_analysis.engine.params import EngineRules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import Rules
-from tarot_analysis.table.compiled import advance, record_deal, record_tarocco
+from tarot_analysis.table.compiled import advance, record_deal
 
 __all__ = ["PythonBot", "bot_name", "is_python_bot", "play_python"]
 
@@ -70,8 +70,8 @@ def play_python(
     python: Mapping[int, Any],
     rng: Any,
     *,
-    forced: Any = None,
-    dealers: Any = None,
+    forced: Any,
+    dealers: Any,
     out: tuple[Any, ...],
     script: Any = None,
     script_ecart: Any = None,
@@ -80,24 +80,21 @@ def play_python(
     and the others compiled bots (``bots``, one row per seat), writing the results as the
     compiled table does.
 
-    French presets: ``forced`` rows and ``out`` = (outcomes, poignees, log, leaders, ecarts,
-    bids); Tarocco: ``dealers`` and ``out`` = (parts, tricks_won, events, log, leaders,
-    discards). ``script``/``script_ecart``, when given, replay known cards and écarts.
+    ``forced`` rows, ``dealers`` (Tarocco's dealing seats; empty in French presets) and
+    ``out`` = (outcomes, poignees, log, leaders, ecarts, bids, parts, tricks_won, events) as in
+    :func:`~tarot_analysis.table.compiled.play_deals`. ``script``/``script_ecart``, when given,
+    replay known cards and écarts.
     """
     p, half = engine.params, engine.half_points
     m, s = S.new_arrays()
     state = object.__new__(GameState)
     state.rules, state.engine, state.m, state.s = rules, engine, m, s
     state._mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
-    tarocco = rules.tarocco is not None
-    no_forced = np.full(4, -1, dtype=np.int64)
     is_python = np.array([seat in python for seat in range(rules.players)], dtype=np.bool_)
     ws = workspace(p, engine.scoring, bots, nets)
     for d in range(len(masks)):
-        if tarocco:
-            S.start(m, s, masks[d], no_forced, int(dealers[d]), p, half)
-        else:
-            S.start(m, s, masks[d], forced[d], -1, p, half)
+        dealer = int(dealers[d]) if d < len(dealers) else -1
+        S.start(m, s, masks[d], forced[d], dealer, p, half)
         while s[S.S_KIND] != S.OVER:
             if script is not None and _scripted(state, d, script, script_ecart, bots, rng):
                 continue
@@ -124,10 +121,7 @@ def play_python(
                     f"not a legal action (legal: {legal})"
                 )
             S.apply(m, s, int(action), p, half)
-        if tarocco:
-            record_tarocco(m, s, d, p, *out)
-        else:
-            record_deal(m, s, d, p, *out)
+        record_deal(m, s, d, p, *out)
 
 
 def _scripted(

@@ -44,11 +44,8 @@ def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
     if args.no_rows and args.out:
         raise TarotInputError("--out saves one row per deal; --no-rows keeps none: choose one")
-    if rules.tarocco is not None:
-        if args.no_rows:
-            raise TarotInputError(f"{rules.name}: --no-rows counts contracts; Tarocco has none")
-        return _play_tarocco(args, rules)
-    from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE
+    if args.no_rows and rules.tarocco is not None:
+        raise TarotInputError(f"{rules.name}: --no-rows counts contracts; Tarocco has none")
     from tarot_analysis.runs.memory import check_memory
     from tarot_analysis.runs.progress import SCORING, step
     from tarot_analysis.runs.simulate import check_output_path
@@ -58,10 +55,9 @@ def run(args: argparse.Namespace) -> int:
         check_memory("play", args.deals, "--no-rows")
     if args.out:
         check_output_path(args.out)
-    chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     started = time.perf_counter()
     options = {
-        "bots": bots_argument(args.bots), "seed": args.seed, "chunk_size": chunk_size,
+        "bots": bots_argument(args.bots), "seed": args.seed, "chunk_size": args.chunk_size,
         "threads": args.threads, "progress": not (args.no_progress or args.json),
     }  # fmt: skip
     with dask_client(args.scheduler, args.workers) as client:
@@ -70,11 +66,14 @@ def run(args: argparse.Namespace) -> int:
         else:
             result = play(rules, args.deals, client=client, **options)
             with step(SCORING, bool(options["progress"]), detail=rules.name):
-                scores = result.scores()
-                counts, metadata = result.counts(scores), result.metadata
+                scores = result.scores()  # Tarocco: its count, deal by deal
+                if rules.tarocco is None:
+                    counts, metadata = result.counts(scores), result.metadata
             if args.out:
-                _save_scores(scores, metadata, args.out)
+                _save_scores(scores, result.metadata, args.out)
     elapsed = time.perf_counter() - started
+    if rules.tarocco is not None:
+        return _tarocco_report(args, result, elapsed)
     contracts = counts.table()
     if args.json:
         summary = {
@@ -97,23 +96,11 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_tarocco(args: argparse.Namespace, rules: Any) -> int:
-    from tarot_analysis.runs.simulate import check_output_path
-    from tarot_analysis.table.tarocco import play_tarocco_run
-
-    if args.out:
-        check_output_path(args.out)
-    started = time.perf_counter()
-    with dask_client(args.scheduler, args.workers) as client:
-        result = play_tarocco_run(
-            rules, args.deals, bots=bots_argument(args.bots), seed=args.seed,
-            chunk_size=args.chunk_size, threads=args.threads,
-            progress=not (args.no_progress or args.json), client=client,
-        )  # fmt: skip
-    elapsed = time.perf_counter() - started
+def _tarocco_report(args: argparse.Namespace, result: Any, elapsed: float) -> int:
+    """Print what a Tarocco run tells, as text or JSON: the dealer's advantage, the premiums
+    and the matches."""
+    rules = result.rules
     summary = result.summary()
-    if args.out:
-        _save_scores(result.deal_scores(), result.metadata, args.out)
     if args.json:
         print(json.dumps({
             "rules": rules.name, "deals": args.deals, "seed": args.seed, "bots": list(result.bots),

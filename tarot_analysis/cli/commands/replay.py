@@ -31,27 +31,12 @@ def run(args: argparse.Namespace) -> int:
     from tarot_analysis.game.rules import load_rules
 
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
-    if rules.tarocco is not None:
-        from tarot_analysis.analyses.replay import describe_tarocco, record_tarocco
-        from tarot_analysis.table.tarocco import replay_tarocco
-
-        tarocco = replay_tarocco(
-            rules, args.deal, bots=bots_argument(args.bots), seed=args.seed,
-            chunk_size=args.chunk_size,
-        )  # fmt: skip
-        if args.json:
-            print(json.dumps(record_tarocco(tarocco, deal_number=args.deal), indent=2))
-        else:
-            print(describe_tarocco(tarocco, deal_number=args.deal))
-        return 0
     from tarot_analysis.analyses.replay import describe, record
-    from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE
     from tarot_analysis.table.play import replay
 
-    chunk_size = args.chunk_size or DEFAULT_CHUNK_SIZE
     result = replay(
         rules, args.deal, bots=bots_argument(args.bots), seed=args.seed,
-        chunk_size=chunk_size,
+        chunk_size=args.chunk_size,
     )  # fmt: skip
     if args.json:
         print(json.dumps(record(result, deal_number=args.deal), indent=2))
