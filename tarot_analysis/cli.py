@@ -17,6 +17,7 @@ from types import ModuleType
 
 from tarot_analysis import __version__, compare, dd_command
 from tarot_analysis.arguments import EXIT_USAGE, Parser
+from tarot_analysis.cluster import ClusterLost
 from tarot_analysis.commands import (
     guidance,
     hand,
@@ -69,8 +70,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)
         return 0
     except TarotInputError as error:
-        from tarot_analysis.cluster import ClusterLost
-
         said = error.line() if isinstance(error, ClusterLost) else str(error)
         print(f"{PROG}: error: {said}", file=sys.stderr)
         return EXIT_USAGE

@@ -53,10 +53,17 @@ import numpy.typing as npt
 import pandas as pd
 
 from tarot_analysis import __version__
+from tarot_analysis.arguments import positive, seed
 from tarot_analysis.cluster import add_cluster_options, dask_client
+from tarot_analysis.deal import deal
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.features import FEATURES, hand_features
 from tarot_analysis.python_bots import bot_name, is_python_bot
-from tarot_analysis.rules import Rules
+from tarot_analysis.rules import Rules, load_rules
+
+# What a comparison runs (the table and its bots, the statistics with scipy, the progress bars
+# with tqdm) is imported inside the functions that run it: like the commands of
+# tarot_analysis.commands, `tarot-analysis --help` and `import tarot_analysis.compare` stay quick.
 
 __all__ = [
     "DIFFERENCE_COLUMNS",
@@ -426,7 +433,6 @@ def _measure(
     """Every measure of one variant, deal by deal, and the deals it was dealt. ``runs``: the
     ``threads`` and Dask ``client`` that run the chunks; ``bar`` counts the runs and names the
     one under way."""
-    from tarot_analysis.deal import deal
     from tarot_analysis.play import play
     from tarot_analysis.progress import DEALING, PLAYING, PLAYING_EVERY_CONTRACT
 
@@ -532,7 +538,6 @@ def _hand_poignee(
     hand by hand; the run of :func:`~tarot_analysis.hand_stats.run_hands` (the same deals)
     gives the exact value and is checked against them.
     """
-    from tarot_analysis.features import FEATURES, hand_features
     from tarot_analysis.hand_stats import run_hands
 
     players = rules.players
@@ -700,8 +705,6 @@ def add_parser(subparsers: Any) -> None:
 
     ``subparsers`` is what ``ArgumentParser.add_subparsers`` returned.
     """
-    from tarot_analysis.arguments import positive, seed
-
     compare = subparsers.add_parser(
         "compare",
         help="compare rule variants on the same deals: contracts, poignées, redeals",
@@ -750,8 +753,6 @@ def run_command(args: argparse.Namespace) -> int:
 
     User mistakes raise :class:`~tarot_analysis.errors.TarotInputError`.
     """
-    from tarot_analysis.rules import load_rules
-
     if len(args.variants) < 2 and not args.compare_bots:
         raise TarotInputError(
             f"compare needs at least two variants, the baseline first (got only "

@@ -17,6 +17,7 @@ from tarot_analysis import cards, evaluators
 from tarot_analysis.counterfactual import ContractOutcomes, paired_choice, play_every_contract
 from tarot_analysis.engine.core import call_candidates, second_call_candidates
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.odds import dog_laws
 from tarot_analysis.play import Bots
 from tarot_analysis.rules import Rules
 from tarot_analysis.stats import Z_95
@@ -112,12 +113,6 @@ class HandAnalysis:
         }
 
 
-def _dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, pd.Series]:
-    from tarot_analysis.odds import dog_laws
-
-    return dog_laws(hand, rules)
-
-
 def _ranked_calls(calls: pd.DataFrame, by_call: dict[str, pd.Series]) -> pd.DataFrame:
     """The calls, best first, each with its difference from the best call, deal by deal on the
     same deals, its 95% interval, and whether the two are a tie (the interval reaches 0)."""
@@ -209,6 +204,6 @@ def analyse_hand(
     call_choice = paired_choice(pd.DataFrame(by_call)) if len(by_call) > 1 else None
     return HandAnalysis(
         rules=rules, hand=held, seat=seat, deals=deals, bots=best.bots, outcomes=best,
-        calls=calls, dog=_dog_laws(held, rules), evaluations=evaluations,
+        calls=calls, dog=dog_laws(held, rules), evaluations=evaluations,
         call_choice=call_choice,
     )  # fmt: skip

@@ -660,6 +660,7 @@ def save(fig: Figure, path: str | Path, *, dpi: int = 150) -> Path:
     """
     from matplotlib import rc_context
 
+    # imported here, like matplotlib: the runners' module brings tqdm, which drawing does not need
     from tarot_analysis.simulate import check_output_path
 
     suffix = Path(path).suffix.lower()

@@ -51,6 +51,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from tarot_analysis import __version__
+from tarot_analysis.cluster import ClusterLost
 from tarot_analysis.errors import TarotInputError, one_line
 from tarot_analysis.files import create_text, remove_stale, replacing
 from tarot_analysis.progress import CHECKING
@@ -329,8 +330,6 @@ def run(
                 pass
         else:
             # Workers compute; this process writes, so the folder need only be seen from here.
-            from tarot_analysis.cluster import ClusterLost
-
             try:
                 for chunk, table in map_chunks(
                     rows, missing, client=client, progress=bar,

@@ -29,6 +29,7 @@ import pyarrow as pa
 from tarot_analysis import evaluators
 from tarot_analysis.bootstrap import REPLICATES, replicate_sums
 from tarot_analysis.counterfactual import play_every_contract, play_passing
+from tarot_analysis.deal import DealStream, deal_chunk, make_plan
 from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.features import FEATURES, hand_features
@@ -80,7 +81,6 @@ def _chunk_rows(
         rules, n, seat=seat, bots=list(bots), seed=_chunk_seed(seed, chunk), chunk_size=n,
         threads=1,
     )  # fmt: skip
-    from tarot_analysis.deal import DealStream, deal_chunk, make_plan
 
     plan = make_plan(rules)
     masks, _ = deal_chunk(plan, DealStream.open(plan, _chunk_seed(seed, chunk), 0), n)
