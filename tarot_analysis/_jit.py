@@ -17,6 +17,8 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
+from tarot_analysis.errors import TarotInputError
+
 #: Compile options of the game state's, the table's and the bots' functions: cached, and
 #: without numba's reference counting of arrays (``_nrt=False``). They allocate no array, and
 #: counting the references of the arrays a call passes takes two atomic operations for each:
@@ -153,7 +155,6 @@ def normalise_seed(
         return np.random.SeedSequence()
     if isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0:
         return np.random.SeedSequence(int(seed))
-    from tarot_analysis.errors import TarotInputError
 
     raise TarotInputError(f"seed must be a non-negative integer, got {seed!r}")
 

@@ -51,9 +51,16 @@ import numpy.typing as npt
 import pandas as pd
 
 from tarot_analysis import __version__
+from tarot_analysis.deals.deal import deal
+from tarot_analysis.deals.features import FEATURES, hand_features
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.table.python_bots import bot_name, is_python_bot
+
+# What a comparison runs (the table and its bots, the statistics with scipy, the progress bars with
+# tqdm) is imported inside the functions that run it: like the commands of
+# tarot_analysis.cli.commands, `tarot-analysis --help` and `import tarot_analysis.analyses.compare`
+# stay quick.
 
 __all__ = [
     "DIFFERENCE_COLUMNS",
@@ -421,7 +428,6 @@ def _measure(
     """Every measure of one variant, deal by deal, and the deals it was dealt. ``runs``: the
     ``threads`` and Dask ``client`` that run the chunks; ``bar`` counts the runs and names the
     one under way."""
-    from tarot_analysis.deals.deal import deal
     from tarot_analysis.runs.progress import DEALING, PLAYING, PLAYING_EVERY_CONTRACT
     from tarot_analysis.table.play import play
 
@@ -527,7 +533,6 @@ def _hand_poignee(
     hand by hand; the run of :func:`~tarot_analysis.deals.hand_stats.run_hands` (the same deals)
     gives the exact value and is checked against them.
     """
-    from tarot_analysis.deals.features import FEATURES, hand_features
     from tarot_analysis.deals.hand_stats import run_hands
 
     players = rules.players

@@ -19,6 +19,7 @@ from tarot_analysis.analyses.counterfactual import (
     play_every_contract,
 )
 from tarot_analysis.deals import evaluators
+from tarot_analysis.deals.odds import dog_laws
 from tarot_analysis.engine.core import call_candidates, second_call_candidates
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
@@ -117,12 +118,6 @@ class HandAnalysis:
         }
 
 
-def _dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, pd.Series]:
-    from tarot_analysis.deals.odds import dog_laws
-
-    return dog_laws(hand, rules)
-
-
 def _ranked_calls(calls: pd.DataFrame, by_call: dict[str, pd.Series]) -> pd.DataFrame:
     """The calls, best first, each with its difference from the best call, deal by deal on the
     same deals, its 95% interval, and whether the two are a tie (the interval reaches 0)."""
@@ -214,6 +209,6 @@ def analyse_hand(
     call_choice = paired_choice(pd.DataFrame(by_call)) if len(by_call) > 1 else None
     return HandAnalysis(
         rules=rules, hand=held, seat=seat, deals=deals, bots=best.bots, outcomes=best,
-        calls=calls, dog=_dog_laws(held, rules), evaluations=evaluations,
+        calls=calls, dog=dog_laws(held, rules), evaluations=evaluations,
         call_choice=call_choice,
     )  # fmt: skip

@@ -204,6 +204,7 @@ def seat_rows(
     """The rows of a table's bots (:func:`bot_rows`) and the weights of its learned bots'
     networks, one after another (each read once, checked against ``rules``; a model that
     cannot be read raises :class:`TarotInputError` naming its file)."""
+    # imported here: the compiled engine (numba) is not needed to read the bots' names
     from tarot_analysis.bots.learned import load_model, shipped_model
     from tarot_analysis.engine.state import DECISIONS
 

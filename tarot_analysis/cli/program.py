@@ -33,6 +33,7 @@ from tarot_analysis.cli.commands import (
     train,
 )
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.runs.cluster import ClusterLost
 
 __all__ = ["main"]
 
@@ -71,8 +72,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)
         return 0
     except TarotInputError as error:
-        from tarot_analysis.runs.cluster import ClusterLost
-
         said = error.line() if isinstance(error, ClusterLost) else str(error)
         print(f"{PROG}: error: {said}", file=sys.stderr)
         return EXIT_USAGE

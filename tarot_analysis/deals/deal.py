@@ -65,6 +65,7 @@ from tarot_analysis.deals.features import (
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
+from tarot_analysis.runs.simulate import map_chunks
 
 __all__ = [
     "DEFAULT_CHUNK_SIZE",
@@ -868,8 +869,6 @@ def deal(
     bounds. The result does not depend on ``threads`` (default: every core), nor on ``client``
     (a Dask client whose workers deal the chunks).
     """
-    from tarot_analysis.runs.simulate import map_chunks
-
     if n < 0:
         raise TarotInputError(f"the number of deals must be positive, got {n}")
     if chunk_size < 1:
@@ -908,8 +907,6 @@ def deal_features(
     when features are all that is needed. ``out`` may be given to fill an existing C-contiguous
     array.
     """
-    from tarot_analysis.runs.simulate import map_chunks
-
     plan = make_plan(rules)
     root = normalise_seed(seed)
     if out is None:

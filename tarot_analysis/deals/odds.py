@@ -296,6 +296,7 @@ def _counts(hand: cards.Hand) -> dict[str, int]:
 def dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, Any]:
     """The exact laws of the dog's bouts, trumps, kings and points, seen from ``hand`` (none
     when the preset has no dog)."""
+    # imported here: the exact counts bring pandas, which the odds of the hand do not need
     from tarot_analysis.deals.exact import dog_distribution
 
     if rules.dog_size == 0:

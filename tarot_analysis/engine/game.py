@@ -206,6 +206,7 @@ class GameState:
         **options: Any,
     ) -> GameState:
         """A uniformly random deal of ``rules`` from ``seed`` (the toolkit's dealer)."""
+        # imported here: the dealer brings pandas and pyarrow, which a game state does not need
         from tarot_analysis.deals.deal import deal
 
         return cls(rules, deal(rules, 1, seed, threads=1).masks[0], **options)
@@ -295,6 +296,7 @@ class GameState:
             parts = self.s[S.S_PARTS : S.S_PARTS + S.N_PARTS * S.MAX_SEATS]
             halves = parts.reshape(S.N_PARTS, S.MAX_SEATS)[:, :players].sum(axis=0)
             return halves / 2
+        # imported here: the scoring brings pandas, which a game state does not need until over
         from tarot_analysis.engine.scoring import score_outcomes
 
         table = score_outcomes(self.raw_outcome()[None], self.poignees()[None], self.rules)

@@ -17,7 +17,7 @@ Tarocco (docs/rules.md#tarocco) has no taker and no contract: it is not scored h
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -115,76 +115,153 @@ def score_outcomes(
             f"for themselves; score_outcomes scores deals with a taker and a contract, not rules "
             f"{rules.name}"
         )
-    outcomes, poignees = _checked(outcomes, poignees, rules)
-    deals = outcomes.shape[0]
-    players = rules.players
+    rows, levels = _checked(outcomes, poignees, rules)
+    results = _results(rows, rules)
+    parts = _score_parts(rows, levels, results, rules)
+    table = {
+        **_result_columns(results, rules),
+        **parts,
+        **_seat_scores(rows, results, parts["poignee"], parts["per_defender"], rules),
+    }
+    return pd.DataFrame(table, index=pd.RangeIndex(len(rows)))
 
-    def column(name: str) -> IntArray:
-        return outcomes[:, _AT[name]]
 
-    played = column("redeal") == REDEAL_NONE
-    taker = np.where(played, column("taker"), -1)
-    contract = np.where(played, column("contract"), -1)
-    partners = [np.where(played, column(name), -1) for name in ("partner_1", "partner_2")]
+# --------------------------------------------------------------------------------------------
+# The contract and its result
+# --------------------------------------------------------------------------------------------
 
+
+class _Results(NamedTuple):
+    """What the auction and the play of each deal decided, one array per deal; a redealt deal
+    has −1 for its seats, contract and bouts, a multiplier 0 and NaN points."""
+
+    played: BoolArray
+    taker: IntArray
+    contract: IntArray
+    multiplier: IntArray
+    partners: list[IntArray]
+    attack_points: FloatArray
+    attack_bouts: IntArray
+    required: FloatArray
+    margin: FloatArray
+    made: BoolArray
+
+
+def _column(rows: IntArray, name: str) -> IntArray:
+    """The raw outcome column ``name`` of every deal."""
+    return rows[:, _AT[name]]
+
+
+def _results(rows: IntArray, rules: Rules) -> _Results:
+    """The taker, contract, partners and points of each deal, and whether the contract was
+    made."""
+    played = _column(rows, "redeal") == REDEAL_NONE
+    contract = np.where(played, _column(rows, "contract"), -1)
     # A trailing entry answers for index −1, the redealt deals.
-    contract_names = np.array([c.name for c in rules.contracts] + [None], dtype=object)
     multipliers = np.array([c.multiplier for c in rules.contracts] + [0], dtype=np.int64)
-    multiplier = multipliers[contract]
-
-    # Points and the contract's result.
-    attack_points = np.where(played, column("attack_half_points") / 2, np.nan)
-    attack_bouts = np.where(played, column("attack_bouts"), -1)
+    attack_points = np.where(played, _column(rows, "attack_half_points") / 2, np.nan)
+    attack_bouts = np.where(played, _column(rows, "attack_bouts"), -1)
     required_by_bouts = np.array(rules.bouts_required, dtype=np.float64)
     required = np.where(played, required_by_bouts[np.where(played, attack_bouts, 0)], np.nan)
     margin = _rounded_margin(attack_points - required, rules)
-    made = played & (margin >= 0)
-    # +1 when the attack made its contract, −1 when it failed, 0 when redealt.
-    result_sign = np.where(made, 1.0, np.where(played, -1.0, 0.0))
-
-    base = np.where(played, result_sign * (rules.base_score + np.abs(margin)) * multiplier, 0.0)
-    petit_au_bout = _petit_au_bout_part(column("petit_au_bout"), played, multiplier, rules)
-    poignee = result_sign * _poignee_shown(poignees, taker, played, rules)
-    chelem = _chelem_part(
-        column("attack_tricks"), column("defence_tricks"), column("chelem_announced"), played, rules
+    return _Results(
+        played=played,
+        taker=np.where(played, _column(rows, "taker"), -1),
+        contract=contract,
+        multiplier=multipliers[contract],
+        partners=[np.where(played, _column(rows, name), -1) for name in ("partner_1", "partner_2")],
+        attack_points=attack_points,
+        attack_bouts=attack_bouts,
+        required=required,
+        margin=margin,
+        made=played & (margin >= 0),
     )
-    per_defender = base + petit_au_bout + poignee + chelem
 
-    # Under older rules the taker alone wins or pays the poignée of each defender: the
-    # partner's share is taken from the rest of the score (docs/rules.md#legacy-4).
-    taker_alone = poignee if rules.poignee.scoring == "with_contract" else np.zeros(deals)
-    scores = _shared_scores(per_defender, taker_alone, taker, partners, played, rules)
-    petit_seat, petit_paid = _petit_personal(
-        column("petit_wins_last_trick"), column("petit_au_bout_seat"), played, rules
-    )
-    paying = np.flatnonzero(petit_seat >= 0)
-    scores[paying] -= petit_paid[paying, None]
-    scores[paying, petit_seat[paying]] += petit_paid[paying] * players
 
+def _result_columns(results: _Results, rules: Rules) -> dict[str, object]:
+    """The columns ``redeal`` to ``made`` of the table; unknown for a redealt deal."""
+    # A trailing entry answers for index −1, the redealt deals.
+    contract_names = np.array([c.name for c in rules.contracts] + [None], dtype=object)
+    partners = results.partners
     alone = (partners[0] < 0) & (partners[1] < 0)
-    table: dict[str, object] = {
-        "redeal": ~played,
-        "taker": taker,
-        "contract": pd.array(contract_names[contract], dtype="string"),
-        "multiplier": multiplier,
+    return {
+        "redeal": ~results.played,
+        "taker": results.taker,
+        "contract": pd.array(contract_names[results.contract], dtype="string"),
+        "multiplier": results.multiplier,
         "partner_1": partners[0],
         "partner_2": partners[1],
-        "alone": pd.arrays.BooleanArray(alone, ~played),
-        "attack_points": attack_points,
-        "attack_bouts": attack_bouts,
-        "required": required,
-        "margin": margin,
-        "made": pd.arrays.BooleanArray(made, ~played),
+        "alone": pd.arrays.BooleanArray(alone, ~results.played),
+        "attack_points": results.attack_points,
+        "attack_bouts": results.attack_bouts,
+        "required": results.required,
+        "margin": results.margin,
+        "made": pd.arrays.BooleanArray(results.made, ~results.played),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# The score
+# --------------------------------------------------------------------------------------------
+
+
+def _score_parts(
+    rows: IntArray, levels: IntArray, results: _Results, rules: Rules
+) -> dict[str, FloatArray]:
+    """The score for each defender, signed for the attack, in its parts (:data:`SCORE_PARTS`)
+    and their sum ``per_defender``."""
+    played = results.played
+    # +1 when the attack made its contract, −1 when it failed, 0 when redealt.
+    result_sign = np.where(results.made, 1.0, np.where(played, -1.0, 0.0))
+    margin_score = rules.base_score + np.abs(results.margin)
+    base = np.where(played, result_sign * margin_score * results.multiplier, 0.0)
+    petit_au_bout = _petit_au_bout_part(
+        _column(rows, "petit_au_bout"), played, results.multiplier, rules
+    )
+    poignee = result_sign * _poignee_shown(levels, results.taker, played, rules)
+    chelem = _chelem_part(
+        _column(rows, "attack_tricks"),
+        _column(rows, "defence_tricks"),
+        _column(rows, "chelem_announced"),
+        played,
+        rules,
+    )
+    return {
         "base": base,
         "petit_au_bout": petit_au_bout,
         "poignee": poignee,
         "chelem": chelem,
-        "per_defender": per_defender,
+        "per_defender": base + petit_au_bout + poignee + chelem,
+    }
+
+
+def _seat_scores(
+    rows: IntArray,
+    results: _Results,
+    poignee: FloatArray,
+    per_defender: FloatArray,
+    rules: Rules,
+) -> dict[str, IntArray | FloatArray]:
+    """The columns ``petit_personal_seat``, ``petit_personal`` and every seat's final score."""
+    # Under older rules the taker alone wins or pays the poignée of each defender: the
+    # partner's share is taken from the rest of the score (docs/rules.md#legacy-4).
+    taker_alone = poignee if rules.poignee.scoring == "with_contract" else np.zeros(len(rows))
+    played = results.played
+    scores = _shared_scores(
+        per_defender, taker_alone, results.taker, results.partners, played, rules
+    )
+    petit_seat, petit_paid = _petit_personal(
+        _column(rows, "petit_wins_last_trick"), _column(rows, "petit_au_bout_seat"), played, rules
+    )
+    paying = np.flatnonzero(petit_seat >= 0)
+    scores[paying] -= petit_paid[paying, None]
+    scores[paying, petit_seat[paying]] += petit_paid[paying] * rules.players
+    columns: dict[str, IntArray | FloatArray] = {
         "petit_personal_seat": petit_seat,
         "petit_personal": petit_paid,
     }
-    table.update({f"score_{seat}": scores[:, seat] for seat in range(players)})
-    return pd.DataFrame(table, index=pd.RangeIndex(deals))
+    columns.update({f"score_{seat}": scores[:, seat] for seat in range(rules.players)})
+    return columns
 
 
 # --------------------------------------------------------------------------------------------

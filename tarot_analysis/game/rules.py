@@ -1123,13 +1123,31 @@ def format_rules(rules: Rules) -> str:
     >>> print(format_rules(load_rules("fft-4")).splitlines()[0])
     fft-4: French Tarot, FFT rules, 4 players (the default)
     """
-    points = rules.card_points
     lines = [
         f"{rules.name}: {rules.description}" if rules.description else rules.name,
         f"source: {rules.source}",
         "",
     ]
-    rows: list[tuple[str, str]] = [
+    rows = [
+        *_deal_rows(rules),
+        *_count_rows(rules),
+        *_auction_rows(rules),
+        *_play_rows(rules),
+        *_score_rows(rules),
+    ]
+    if rules.tarocco is not None:
+        rows += _tarocco_rows(rules.tarocco)
+    width = max(len(label) for label, _ in rows) + 2
+    lines += [f"{label.ljust(width)}{text}" for label, text in rows]
+    if rules.assumptions:
+        lines += ["", "assumptions:"]
+        lines += [f"  - {assumption}" for assumption in rules.assumptions]
+    return "\n".join(lines)
+
+
+def _deal_rows(rules: Rules) -> list[tuple[str, str]]:
+    """The lines of :func:`format_rules` on the deal: players, cards, suits, dog, first lead."""
+    return [
         (
             "deal",
             f"{rules.players} players, {rules.hand_size} cards each in packets of "
@@ -1142,6 +1160,13 @@ def format_rules(rules: Rules) -> str:
         ),
         ("dog", "never first or last card" if rules.dog_avoids_pack_ends else "the last cards"),
         ("petit sec", "deal void, redealt" if rules.petit_sec_redeal else "played"),
+    ]
+
+
+def _count_rows(rules: Rules) -> list[tuple[str, str]]:
+    """The lines of :func:`format_rules` on the count: card points and the points required."""
+    points = rules.card_points
+    return [
         (
             "card points",
             f"bout {_number(points.bout)}, king {_number(points.king)}, queen "
@@ -1162,6 +1187,12 @@ def format_rules(rules: Rules) -> str:
             if rules.half_point_rounding == "none"
             else "rounded away from the requirement",
         ),
+    ]
+
+
+def _auction_rows(rules: Rules) -> list[tuple[str, str]]:
+    """The lines of :func:`format_rules` on the auction: contracts, écart and call."""
+    return [
         ("bidding", "yes" if rules.bidding else "none"),
         (
             "contracts",
@@ -1184,6 +1215,12 @@ def format_rules(rules: Rules) -> str:
             if rules.call_holding_all_kings == "queen"
             else "any suit card",
         ),
+    ]
+
+
+def _play_rows(rules: Rules) -> list[tuple[str, str]]:
+    """The lines of :func:`format_rules` on the play of the cards."""
+    return [
         (
             "called suit led first",
             "forbidden" if rules.first_lead_called_suit_forbidden else "allowed",
@@ -1199,47 +1236,45 @@ def format_rules(rules: Rules) -> str:
             if rules.excuse_last_trick == "changes_sides"
             else "to the side winning the trick",
         ),
+    ]
+
+
+def _score_rows(rules: Rules) -> list[tuple[str, str]]:
+    """The lines of :func:`format_rules` on the score and its shares."""
+    return [
         ("base score", str(rules.base_score)),
         ("poignée", _poignee_text(rules.poignee)),
         ("petit au bout", _petit_au_bout_text(rules.petit_au_bout)),
         ("chelem", _chelem_text(rules.chelem)),
         ("shares", _shares_text(rules.shares)),
     ]
-    if rules.tarocco is not None:
-        tarocco = rules.tarocco
-        rows += [
-            ("dealer", "takes the dog, discards as many" if tarocco.dog_to_dealer else "no dog"),
-            (
-                "fool",
-                ("shown instead of played" if tarocco.fool_excused else "played")
-                + (
-                    ", lowest tarocco at the last trick"
-                    if tarocco.fool_lowest_at_last_trick
-                    else ""
-                ),
-            ),
-            (
-                "magician",
-                f"last trick won {tarocco.magician_last_trick:+d}, "
-                f"lost {tarocco.magician_lost_last_trick:+d}",
-            ),
-            (
-                "premiums",
-                f"{tarocco.tarocchi_premium_count} tarocchi {tarocco.tarocchi_premium:+d}, "
-                f"every trick {tarocco.all_tricks_premium:+d}",
-            ),
-            ("match", f"{tarocco.match_deals} deals"),
-            (
-                "buying cards",
-                f"yes, {tarocco.card_price} points" if tarocco.buying_cards else "no",
-            ),
-        ]
-    width = max(len(label) for label, _ in rows) + 2
-    lines += [f"{label.ljust(width)}{text}" for label, text in rows]
-    if rules.assumptions:
-        lines += ["", "assumptions:"]
-        lines += [f"  - {assumption}" for assumption in rules.assumptions]
-    return "\n".join(lines)
+
+
+def _tarocco_rows(tarocco: Tarocco) -> list[tuple[str, str]]:
+    """The lines of :func:`format_rules` that only Tarocco rules have."""
+    return [
+        ("dealer", "takes the dog, discards as many" if tarocco.dog_to_dealer else "no dog"),
+        (
+            "fool",
+            ("shown instead of played" if tarocco.fool_excused else "played")
+            + (", lowest tarocco at the last trick" if tarocco.fool_lowest_at_last_trick else ""),
+        ),
+        (
+            "magician",
+            f"last trick won {tarocco.magician_last_trick:+d}, "
+            f"lost {tarocco.magician_lost_last_trick:+d}",
+        ),
+        (
+            "premiums",
+            f"{tarocco.tarocchi_premium_count} tarocchi {tarocco.tarocchi_premium:+d}, "
+            f"every trick {tarocco.all_tricks_premium:+d}",
+        ),
+        ("match", f"{tarocco.match_deals} deals"),
+        (
+            "buying cards",
+            f"yes, {tarocco.card_price} points" if tarocco.buying_cards else "no",
+        ),
+    ]
 
 
 def _poignee_text(poignee: Poignee) -> str:

@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
+from tarot_analysis.bots.learned import save_model
 from tarot_analysis.engine.encoding import encoding_size
 from tarot_analysis.engine.state import N_ACTIONS
 from tarot_analysis.errors import TarotInputError, whole_number
@@ -119,6 +120,8 @@ def _jax() -> tuple[Any, Any, Any]:
 def read_decisions(folder: str | os.PathLike[str]) -> Decisions:
     """The decisions of the run in ``folder``, checked: every chunk whole, the columns of a
     run of decisions, the encoding of the run's rules."""
+    # imported here: the runner brings pyarrow.parquet and tqdm, which training does not
+    # need until it reads a run
     from tarot_analysis.runs.runner import SPEC_FILE, _read_definition, read_dataset
 
     source = Path(folder)
@@ -381,6 +384,7 @@ def train(
         updates, state = optimiser.update(grads, state, params)
         return optax.apply_updates(params, updates), state
 
+    # imported here: the progress bars bring tqdm, needed only once a network is trained
     from tarot_analysis.runs.progress import TRAINING, bar
 
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
@@ -423,8 +427,6 @@ def train_folder(
     """Train on the decisions of the run in ``folder`` (or of several runs of one preset:
     their deals kept apart), with :func:`train`'s ``options``; write the network to ``out``
     (:func:`tarot_analysis.bots.learned.save_model`) and return the report."""
-    from tarot_analysis.bots.learned import save_model
-
     _jax()  # before reading: a missing extra is said at once
     folders = [folder] if isinstance(folder, str | os.PathLike) else list(folder)
     decisions = join_decisions([read_decisions(one) for one in folders])

@@ -488,9 +488,9 @@ def taker_points(
     ``frame`` has one row per deal and contract (``ContractOutcomes.frame`` of
     :func:`~tarot_analysis.analyses.counterfactual.play_every_contract`, or the scores of a played
     run) with ``contract`` and ``attack_points``; redealt deals are left out. ``required`` draws the
-    points the taker needs as vertical lines: one number, a sequence indexed by the taker's
-    bouts (``rules.bouts_required``) or a mapping of label to points. Prise and Garde are
-    played alike, so their histograms coincide (the Garde is dashed).
+    points the taker needs as vertical lines: one number, a sequence indexed by the taker's bouts
+    (``rules.bouts_required``) or a mapping of label to points. Prise and Garde are played alike, so
+    their histograms coincide (the Garde is dashed).
     """
     _check_columns(frame, ("contract", "attack_points"), "taker_points")
     if not (math.isfinite(bin_width) and bin_width > 0):
@@ -660,6 +660,7 @@ def save(fig: Figure, path: str | Path, *, dpi: int = 150) -> Path:
     """
     from matplotlib import rc_context
 
+    # imported here, like matplotlib: the runners' module brings tqdm, which drawing does not need
     from tarot_analysis.runs.simulate import check_output_path
 
     suffix = Path(path).suffix.lower()

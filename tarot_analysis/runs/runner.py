@@ -52,6 +52,7 @@ import pyarrow.parquet as pq
 
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError, one_line
+from tarot_analysis.runs.cluster import ClusterLost
 from tarot_analysis.runs.files import create_text, remove_stale, replacing
 from tarot_analysis.runs.progress import CHECKING
 from tarot_analysis.runs.progress import bar as progress_bar
@@ -280,11 +281,11 @@ def run(
 ) -> RunResult:
     """Compute every chunk of ``spec`` missing from ``folder`` with ``work(chunk, first, n)``.
 
-    ``work`` returns the chunk's rows as an Arrow table. Chunks already on disk are kept
-    when they are whole chunks of this run; an interrupted call (Ctrl-C, a killed process)
-    leaves only complete chunk files behind. ``metadata`` is stored in every chunk file
-    beside the spec. ``client``: a Dask client (:mod:`tarot_analysis.runs.cluster`) to compute the
-    chunks on; they are written here. ``phase`` and ``detail`` name the progress bar
+    ``work`` returns the chunk's rows as an Arrow table. Chunks already on disk are kept when they
+    are whole chunks of this run; an interrupted call (Ctrl-C, a killed process) leaves only
+    complete chunk files behind. ``metadata`` is stored in every chunk file beside the spec.
+    ``client``: a Dask client (:mod:`tarot_analysis.runs.cluster`) to compute the chunks on; they
+    are written here. ``phase`` and ``detail`` name the progress bar
     (:func:`tarot_analysis.runs.progress.bar`); ``detail`` defaults to the kind of run and its
     rules.
     """
@@ -330,8 +331,6 @@ def run(
                 pass
         else:
             # Workers compute; this process writes, so the folder need only be seen from here.
-            from tarot_analysis.runs.cluster import ClusterLost
-
             try:
                 for chunk, table in map_chunks(
                     rows, missing, client=client, progress=bar,

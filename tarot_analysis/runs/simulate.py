@@ -20,8 +20,10 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from tarot_analysis import __version__
-from tarot_analysis.errors import one_line
+from tarot_analysis.errors import TarotInputError, one_line
 from tarot_analysis.game.rules import Rules, rules_to_dict
+from tarot_analysis.runs.cluster import ClusterLost
+from tarot_analysis.runs.files import remove_stale
 
 __all__ = [
     "check_output_path",
@@ -78,8 +80,6 @@ def map_chunks(
         return
     threads = default_threads() if threads is None else threads
     if threads < 1:
-        from tarot_analysis.errors import TarotInputError
-
         raise TarotInputError(f"threads must be at least 1, got {threads}")
 
     def advance(result: T) -> None:
@@ -149,9 +149,6 @@ def check_output_path(path: str | Path) -> Path:
     Called before a run starts, so that a bad path fails at once rather than after the work.
     Temporary files of ``path`` left by a process that is gone are removed.
     """
-    from tarot_analysis.errors import TarotInputError
-    from tarot_analysis.runs.files import remove_stale
-
     target = Path(path)
     if target.is_dir():
         raise TarotInputError(f"cannot write {target}: it is a folder, not a file")
@@ -165,8 +162,6 @@ def check_writable_folder(folder: str | os.PathLike[str], purpose: str = "") -> 
     line naming it (``purpose`` is added after the folder's name). Called before any deal is
     dealt: a folder that cannot take the results fails before the work, not after it."""
     import tempfile
-
-    from tarot_analysis.errors import TarotInputError
 
     target = Path(folder)
     try:
@@ -215,8 +210,6 @@ def _map_on_cluster(
     """
     import uuid
     import warnings
-
-    from tarot_analysis.runs.cluster import ClusterLost
 
     run = uuid.uuid4().hex[:8]
     address = getattr(client.scheduler, "address", "?")
@@ -286,8 +279,6 @@ def _call(work: Callable[[int], T], chunks: list[int]) -> list[T]:
 
 def _call_cluster(call: Callable[[], T], address: str) -> T:
     """``call()``, a request to the scheduler at ``address``, or ClusterLost when it has gone."""
-    from tarot_analysis.runs.cluster import ClusterLost
-
     try:
         return call()
     except (OSError, TimeoutError, RuntimeError) as error:  # comm closed, client closed
@@ -305,8 +296,6 @@ def _first_finished(client: Any, futures: list[Any], address: str) -> set[Any]:
     from concurrent.futures import CancelledError
 
     from distributed import wait
-
-    from tarot_analysis.runs.cluster import ClusterLost
 
     alone_since: float | None = None
     while True:
@@ -335,8 +324,6 @@ def _task_result(future: Any, client: Any, address: str) -> Any:
     """The result of a finished task; its own error as it was raised (a chunk's mistake), or
     ClusterLost when the cluster could not compute it."""
     from distributed import KilledWorker
-
-    from tarot_analysis.runs.cluster import ClusterLost
 
     if future.status == "cancelled":
         if client.status != "running":

@@ -1,13 +1,13 @@
 """The counts of a guidance run: the deals played, one row per deal, and their sums.
 
 :func:`run_guidance` deals many hands to seat 0 (or to the last seat) and plays each deal under
-every contract (:mod:`tarot_analysis.analyses.counterfactual`), and once more with that seat made
-to pass and the others bidding on, streaming one row per deal to a resumable Parquet dataset
+every contract (:mod:`tarot_analysis.analyses.counterfactual`), and once more with that seat made to
+pass and the others bidding on, streaming one row per deal to a resumable Parquet dataset
 (:mod:`tarot_analysis.runs.runner`): the hand's features, its evaluator scores, for each contract
-whether it made and the seat's score, and the seat's score when it passed. :func:`rows_counts`
-sums the rows per value of each grouping, the sufficient statistics every table is made from
-(with the bootstrap sums of :mod:`tarot_analysis.bootstrap`); :func:`merge_counts` adds up those
-of disjoint chunks; :class:`GuidanceData` holds what a run produced.
+whether it made and the seat's score, and the seat's score when it passed. :func:`rows_counts` sums
+the rows per value of each grouping, the sufficient statistics every table is made from (with the
+bootstrap sums of :mod:`tarot_analysis.bootstrap`); :func:`merge_counts` adds up those of disjoint
+chunks; :class:`GuidanceData` holds what a run produced.
 
 Also what the tables, the thresholds and the model read from the counts: a grouping's counts,
 each option's sums under either reading of the pass, the paired sums of two options, the
@@ -29,6 +29,7 @@ import pyarrow as pa
 from tarot_analysis.analyses.counterfactual import play_every_contract, play_passing
 from tarot_analysis.bootstrap import REPLICATES, replicate_sums
 from tarot_analysis.deals import evaluators
+from tarot_analysis.deals.deal import DealStream, deal_chunk, make_plan
 from tarot_analysis.deals.features import FEATURES, hand_features
 from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
 from tarot_analysis.errors import TarotInputError
@@ -80,7 +81,6 @@ def _chunk_rows(
         rules, n, seat=seat, bots=list(bots), seed=_chunk_seed(seed, chunk), chunk_size=n,
         threads=1,
     )  # fmt: skip
-    from tarot_analysis.deals.deal import DealStream, deal_chunk, make_plan
 
     plan = make_plan(rules)
     masks, _ = deal_chunk(plan, DealStream.open(plan, _chunk_seed(seed, chunk), 0), n)

@@ -8,8 +8,13 @@ import math
 import time
 from typing import Any
 
+from tarot_analysis import __version__
 from tarot_analysis.cli.arguments import add_run_options, positive, positive_seconds, seed
+from tarot_analysis.game.rules import load_rules
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
+
+# What the commands run (the solver, the table, the runners) is imported inside the functions
+# that run them, as in the commands of tarot_analysis.cli.commands.
 
 __all__ = ["add_parser", "run", "run_bound"]
 
@@ -115,7 +120,6 @@ def run(args: argparse.Namespace) -> int:
     """``tarot-analysis dd``: the table, as text or JSON."""
     from tarot_analysis.analyses.double_dummy import dd_table
     from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE
-    from tarot_analysis.game.rules import load_rules
 
     rules = load_rules(args.rules)
     started = time.perf_counter()
@@ -218,14 +222,12 @@ def _bound_folder(args: argparse.Namespace, rules_name: str, others: list[str]) 
 
 def run_bound(args: argparse.Namespace) -> int:
     """``tarot-analysis dd-bound``: run (or resume) the bound, then its rates by band."""
-    from tarot_analysis import __version__
     from tarot_analysis.analyses.dd_bound import (
         DEFAULT_CHUNK_SIZE,
         bound_bots,
         bound_rates,
         run_bound,
     )
-    from tarot_analysis.game.rules import load_rules
     from tarot_analysis.runs.simulate import check_writable_folder
 
     rules = load_rules(args.rules)

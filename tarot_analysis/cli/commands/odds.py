@@ -6,6 +6,9 @@ import argparse
 import json
 from typing import Any
 
+# What the command runs is imported inside the functions that run it, not here: that keeps
+# `tarot-analysis --help` and a mistake in the arguments quick (see tarot_analysis.cli.commands).
+
 
 def add_parser(subparsers: Any) -> None:
     """Add ``odds`` to the subcommands of the command line."""

@@ -15,6 +15,9 @@ from tarot_analysis.cli.commands import bots_argument
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
+# What the command runs is imported inside the functions that run it, not here: that keeps
+# `tarot-analysis --help` and a mistake in the arguments quick (see tarot_analysis.cli.commands).
+
 
 def add_parser(subparsers: Any) -> None:
     """Add ``play`` to the subcommands of the command line."""

@@ -9,6 +9,9 @@ from typing import Any
 from tarot_analysis.cli.arguments import positive, seed
 from tarot_analysis.cli.commands import bots_argument
 
+# What the command runs is imported inside the functions that run it, not here: that keeps
+# `tarot-analysis --help` and a mistake in the arguments quick (see tarot_analysis.cli.commands).
+
 
 def add_parser(subparsers: Any) -> None:
     """Add ``replay`` to the subcommands of the command line."""

@@ -10,6 +10,9 @@ from typing import Any
 from tarot_analysis.cli.arguments import positive, positive_seconds
 from tarot_analysis.cli.commands import sentence
 
+# What the command runs is imported inside the functions that run it, not here: that keeps
+# `tarot-analysis --help` and a mistake in the arguments quick (see tarot_analysis.cli.commands).
+
 
 def add_parser(subparsers: Any) -> None:
     """Add ``solve`` to the subcommands of the command line."""

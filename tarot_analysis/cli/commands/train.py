@@ -8,6 +8,9 @@ from typing import Any
 
 from tarot_analysis.cli.arguments import fraction, non_negative, positive, seed
 
+# What the command runs is imported inside the functions that run it, not here: that keeps
+# `tarot-analysis --help` and a mistake in the arguments quick (see tarot_analysis.cli.commands).
+
 
 def add_parser(subparsers: Any) -> None:
     """Add ``train`` to the subcommands of the command line."""
