@@ -102,7 +102,7 @@ class EcartAdvice:
 
 def _free_cards(pool: Sequence[int], rules: Rules) -> tuple[list[int], list[int]]:
     """The pool's cards that may be discarded freely, and those allowed only when short."""
-    # imported here: the compiled engine (numba), which reading an EcartAdvice does not need
+    # imported here: the compiled engine, which reading an EcartAdvice does not need
     from tarot_analysis.engine.core import ecart_sets
     from tarot_analysis.engine.params import engine_rules
 
@@ -198,7 +198,7 @@ def ecart_advice(
 ) -> EcartAdvice:
     """Rank the candidate écarts of ``hand`` with ``dog`` by the taker's mean score in
     ``contract`` over ``deals`` deals (the same deals for each)."""
-    # imported here: the table and its bots (numba), which reading an EcartAdvice does not need
+    # imported here: the table and its compiled bots, which reading an EcartAdvice does not need
     from tarot_analysis.table.play import _bot_rng, _table
 
     held, seen = seen_cards(hand, dog, rules)
