@@ -714,3 +714,28 @@ def test_the_excuse_is_kept_by_its_side_before_the_last_trick() -> None:
     assert bounds._excuse_kept(hi, 4, 2, half_points, 8) == -8
     _, hi = _masks(["E", "2H", "4H", "6H"])
     assert bounds._excuse_kept(hi, 4, 1, half_points, 4) == 0
+
+
+def test_inside_a_trick_the_side_sure_to_win_it_is_sure_of_its_cards() -> None:
+    """The attack led the King of hearts, the 2 of hearts followed; the two seats still to
+    play must follow with lower hearts: the attack is sure of the trick's 5 points. When the
+    last seat may trump instead, it is sure of nothing, and the defence holding the only
+    trump, the Petit, is sure of it and half a point from the attack's card in its trick."""
+    half_points = engine_rules(load_rules("fft-4")).half_points
+    path = np.array(cards.parse_cards("KH 2H"), dtype=np.int64)
+    lo, hi = _masks(["QS 3S", "4S 5S", "3H 6S", "4H 7S"])
+    rest = sum(
+        int(half_points[c])
+        for h in ["QS 3S", "4S 5S", "3H 6S", "4H 7S"]
+        for c in cards.parse_cards(h)
+    )
+    low, high = bounds._inside_window(lo, hi, path, 0, 2, 0, 4, 1, half_points, 1, 0, rest, 0)
+    assert (low, high) == (9 + 1, rest + 9 + 1)
+    lo, hi = _masks(["QS 3S", "4S 5S", "3H 6S", "1 7S"])
+    rest = sum(
+        int(half_points[c])
+        for h in ["QS 3S", "4S 5S", "3H 6S", "1 7S"]
+        for c in cards.parse_cards(h)
+    )
+    low, high = bounds._inside_window(lo, hi, path, 0, 2, 0, 4, 1, half_points, 1, 0, rest, 0)
+    assert (low, high) == (0, rest + 9 + 1 - (9 + 1))

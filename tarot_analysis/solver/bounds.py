@@ -20,6 +20,7 @@ from tarot_analysis._jit import popcount
 from tarot_analysis.engine.cardsets import (
     EXCUSE,
     EXCUSE_HI,
+    N_SUIT_CARDS,
     ONE,
     SUIT_LO,
     TRUMPS_HI,
@@ -27,7 +28,8 @@ from tarot_analysis.engine.cardsets import (
     half_points_of,
     highest_bit,
 )
-from tarot_analysis.solver.tricks import EXCUSE_COMPENSATION_HALF
+from tarot_analysis.solver.ordering import _opponent_can_beat
+from tarot_analysis.solver.tricks import EXCUSE_COMPENSATION_HALF, _led_and_top, _winner_offset
 
 _N_SUITS = 4
 
@@ -36,14 +38,36 @@ _N_SUITS = 4
 def _sure_half_points(
     hands_hi: Any, players: int, attack_mask: int, half_points: Any, least: int
 ) -> tuple[int, int]:
-    """Half points each side is sure to take at a trick boundary: ``(attack, defence)``.
+    """Half points each side is sure to take at a trick boundary: ``(attack, defence)``
+    (see :func:`_sure_half_points_above`)."""
+    return _sure_half_points_above(
+        hands_hi, players, attack_mask, half_points, least, ZERO, ZERO, -1
+    )
+
+
+@njit(inline="always")
+def _sure_half_points_above(
+    hands_hi: Any,
+    players: int,
+    attack_mask: int,
+    half_points: Any,
+    least: int,
+    played_attack: np.uint64,
+    played_defence: np.uint64,
+    trick_side: int,
+) -> tuple[int, int]:
+    """Half points each side is sure to take: ``(attack, defence)``; inside a trick,
+    ``played_*`` are the trumps each side played to it (as words of the cards' high part),
+    and ``trick_side`` the side sure to win it (1 attack, 0 defence, −1 neither): its cards
+    are counted apart, so the side's trump tricks count one less when it is that side.
 
     The side holding the highest trump left wins every trick in which it plays one of its
     trumps above all the other side's: those trumps, and at least ``least`` half points
     from each card of the other side in those tricks (an Excuse among them owes half a
     point, ``least`` no more than that).
     One seat plays one card a trick, so those tricks are at least as many as the most such
-    trumps in one of the side's hands.
+    trumps in one of the side's hands. Inside a trick, the trumps the other side played to it
+    count among its trumps: a trump of the side above them all wins the trick too.
     """
     attack_trumps = ZERO
     defence_trumps = ZERO
@@ -55,7 +79,7 @@ def _sure_half_points(
     if attack_trumps == defence_trumps:
         return 0, 0  # no trump left
     attacking = attack_trumps > defence_trumps
-    other = defence_trumps if attacking else attack_trumps
+    other = (defence_trumps | played_defence) if attacking else (attack_trumps | played_attack)
     # With no trump on the other side, every trump of the side wins the trick it falls in.
     above = ~ZERO if other == ZERO else ~((ONE << np.uint64(highest_bit(other) + 1)) - ONE)
     masters = (attack_trumps if attacking else defence_trumps) & above
@@ -66,6 +90,8 @@ def _sure_half_points(
             tricks = max(tricks, popcount(hands_hi[seat] & masters))
         else:
             others += 1
+    if trick_side == (1 if attacking else 0):
+        tricks = max(tricks - 1, 0)  # the trick being played may be one of them
     sure = half_points_of(ZERO, masters, half_points) + tricks * others * least
     if attacking:
         return sure, 0
@@ -234,3 +260,75 @@ def _quick_window(
         if quick_high < high:
             return low, quick_high, masters
     return low, high, ZERO
+
+
+@njit(inline="always")
+def _inside_window(
+    hands_lo: Any,
+    hands_hi: Any,
+    path: Any,
+    start: int,
+    pos: int,
+    leader: int,
+    players: int,
+    attack_mask: int,
+    half_points: Any,
+    least: int,
+    acc: int,
+    rest: int,
+    swing: int,
+) -> tuple[int, int]:
+    """The bounds ``(low, high)`` on the attack's half points inside a trick (``pos`` cards of
+    it in ``path[start:]``, led by ``leader``): the attack keeps what it has and takes at most
+    every card still in the hands and in the trick. When no seat of the other side still to
+    play can beat the card winning the trick, the winner's side is sure of the trick's cards
+    (the Excuse aside); and each side of what its master trumps bring
+    (:func:`_sure_half_points_above`, the trumps played to the trick counted)."""
+    high = acc + rest + swing
+    taken = 0  # the trick's cards, the Excuse aside
+    played_attack = ZERO
+    played_defence = ZERO
+    for k in range(pos):
+        card = path[start + k]
+        high += half_points[card]
+        if card != EXCUSE:
+            taken += half_points[card]
+        if card > EXCUSE:
+            bit = ONE << np.uint64(card - N_SUIT_CARDS)
+            if (attack_mask >> ((leader + k) % players)) & 1 == 1:
+                played_attack |= bit
+            else:
+                played_defence |= bit
+    led, top = _led_and_top(path, start, pos)
+    winning = _winner_offset(path, start, pos)
+    winner_card = path[start + winning]
+    winner_attacks = (attack_mask >> ((leader + winning) % players)) & 1 == 1
+    trick_side = -1
+    if not _opponent_can_beat(
+        hands_lo,
+        hands_hi,
+        leader,
+        pos - 1,
+        players,
+        attack_mask,
+        winner_attacks,
+        winner_card,
+        led,
+        top,
+    ):
+        trick_side = 1 if winner_attacks else 0
+    sure_attack, sure_defence = _sure_half_points_above(
+        hands_hi,
+        players,
+        attack_mask,
+        half_points,
+        least,
+        played_attack,
+        played_defence,
+        trick_side,
+    )
+    if trick_side == 1:
+        sure_attack += taken
+    elif trick_side == 0:
+        sure_defence += taken
+    return acc + sure_attack - swing, high - sure_defence

@@ -19,7 +19,7 @@ from numba import njit
 from tarot_analysis import cards
 from tarot_analysis._jit import KERNEL
 from tarot_analysis.engine.cardsets import ZERO, bit_of, half_points_of, lowest, size
-from tarot_analysis.solver.bounds import _quick_window, _sure_window
+from tarot_analysis.solver.bounds import _inside_window, _quick_window, _sure_window
 from tarot_analysis.solver.ordering import _ordered_moves
 from tarot_analysis.solver.table import _k_lo, _Table, _table_bits, _table_keep, _table_probe
 from tarot_analysis.solver.tricks import (
@@ -285,13 +285,23 @@ def _node_value(
         relevant[d, 0] = won
         return True, acc + value, a, b, -1
     if pos > 0:
-        # Inside a trick: the attack keeps what it has, and takes at most every card still in
-        # the hands and in the trick.
-        high = acc + frames[d, _REST] + swing
-        for k in range(pos):
-            high += half_points[path[start + k]]
-        if acc - swing >= b:
-            return True, acc - swing, a, b, -1
+        low, high = _inside_window(
+            hands_lo,
+            hands_hi,
+            path,
+            start,
+            pos,
+            frames[d, _LEADER],
+            players,
+            attack_mask,
+            half_points,
+            least,
+            acc,
+            frames[d, _REST],
+            swing,
+        )
+        if low >= b:
+            return True, low, a, b, -1
         if high <= a:
             return True, high, a, b, -1
         return False, 0, a, b, -1
