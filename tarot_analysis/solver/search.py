@@ -230,6 +230,14 @@ def _boundary_window(
 
 
 @njit(inline="always")
+def _swing(hands_hi: Any, players: int, path: Any, start: int, pos: int, petit_bonus: int) -> int:
+    """What the Petit at the last trick may still add to the value or take off."""
+    if petit_bonus != 0 and _petit_live(hands_hi, players, path, start, pos):
+        return petit_bonus
+    return 0
+
+
+@njit(inline="always")
 def _node_value(
     hands_lo: Any,
     hands_hi: Any,
@@ -261,10 +269,7 @@ def _node_value(
     relevant[d, 0] = ZERO
     store = pos == 0 and not (d == 0 and root_card != _NO_ROOT_CARD)
     start = trick_len + d - pos
-    # What the Petit at the last trick may still add or take off.
-    swing = 0
-    if petit_bonus != 0 and _petit_live(hands_hi, players, path, start, pos):
-        swing = petit_bonus
+    swing = _swing(hands_hi, players, path, start, pos, petit_bonus)
     if frames[d, _LEFT] == 0:
         return True, acc, a, b, -1
     if d == 0 and root_card == ROOT_SEARCH:
