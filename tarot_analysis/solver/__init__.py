@@ -22,7 +22,9 @@ first card of its move ordering. At each trick boundary:
   in those tricks; the side of the Excuse keeps it, less half a point, with two tricks or
   more to play; the side on lead is sure of its leader's master suit cards as long as no
   other hand can trump them (quick tricks, as bridge solvers count them), and of a trick
-  with each of the leader's trumps when its masters can draw every other trump first;
+  with each of the leader's trumps when its masters can draw every other trump first.
+  Inside a trick, the side sure to win it (no seat of the other side still to play can beat
+  its card) is sure of its cards so far, and the master trumps count the trumps played to it;
 - a transposition table, shared by the searches of one solve, keeps bounds and the best card.
   Its key renumbers the cards by rank among those left, so positions that differ only by which
   cards are gone share an entry; and, as in partition search (Ginsberg's, as bridge solvers

@@ -1,4 +1,4 @@
-"""Sure bounds of the double-dummy search at a trick boundary, from the cards alone.
+"""Sure bounds of the double-dummy search, from the cards alone.
 
 The attack keeps what it has taken and takes at most every card left; the side holding the
 highest trump is sure of its trumps above the other side's (all of them when the other side
@@ -6,7 +6,9 @@ has none), and of at least half a point from each of the other side's cards in t
 the side of the Excuse keeps it, less half a point, with two tricks or more to play; the side
 on lead is sure of its leader's master suit cards as long as no other hand can trump them
 (quick tricks, as bridge solvers count them), and of a trick with each of the leader's trumps
-when its masters can draw every other trump first.
+when its masters can draw every other trump first. Inside a trick, the side sure to
+win it (no seat of the other side still to play can beat its card) is sure of its cards so
+far, and the master trumps count the trumps played to it.
 """
 
 from __future__ import annotations
