@@ -18,16 +18,6 @@ ROOT = Path(tarot_analysis.__file__).parent
 #: The most lines a function may have.
 MOST_LINES = 100
 
-#: Functions known to be longer, by name as :func:`long_functions` gives it. These four are
-#: being split into functions of one concern each; the list is to be emptied once they are.
-BEING_SPLIT = frozenset(
-    {
-        "solver._search",
-        "solver.solve",
-        "solver._ordered_moves",
-    }
-)
-
 
 def functions(source: str, prefix: str) -> Iterator[tuple[str, int, int]]:
     """Every function of ``source`` as ``(name, first line, length)``, named after ``prefix``
@@ -69,16 +59,10 @@ def long_functions(root: Path = ROOT, most: int = MOST_LINES) -> dict[str, str]:
 
 
 def test_no_function_is_longer_than_the_most_lines() -> None:
-    found = {name: where for name, where in long_functions().items() if name not in BEING_SPLIT}
+    found = long_functions()
     assert not found, f"functions over {MOST_LINES} lines; split them:\n" + "\n".join(
         f"{name} ({where})" for name, where in sorted(found.items())
     )
-
-
-def test_the_functions_being_split_are_still_long() -> None:
-    # once one is split, it leaves the list, so that it cannot grow back unnoticed
-    done = sorted(BEING_SPLIT - set(long_functions()))
-    assert not done, f"no longer over {MOST_LINES} lines, take out of BEING_SPLIT: {done}"
 
 
 def test_a_long_function_is_found_wherever_it_stands(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
 from tarot_analysis.game.cards import EXCUSE, PETIT
 from tarot_analysis.game.rules import Rules, load_rules
-from tarot_analysis.solver import legal_plays, solve
+from tarot_analysis.solver import bounds, legal_plays, solve, solving
 from tests.interrupting import interrupt_when
 from tests.reference_play import (
     card_half_points,
@@ -232,7 +232,7 @@ def test_null_windows_from_any_first_guess_find_the_value(slack: int) -> None:
             calls: list[tuple[int, int]] = []
             bounds = [0, 20]
             search = fail_soft_search(value, slack, calls)
-            assert solver_module._mtdf(search, bounds, guess) == value
+            assert solving._mtdf(search, bounds, guess) == value
             assert bounds == [value, value]
             assert all(beta == alpha + 1 for alpha, beta in calls)
             if guess == value:
@@ -442,8 +442,8 @@ def test_the_solve_command_gives_the_value_alone_on_request(
 
 def test_a_table_too_small_for_the_search_changes_no_value(monkeypatch: pytest.MonkeyPatch) -> None:
     """With two buckets in the table, entries are replaced all the time: values stay exact."""
-    monkeypatch.setattr(solver_module, "TABLE_BITS_MIN", 3)
-    monkeypatch.setattr(solver_module, "TABLE_BITS_MAX", 3)
+    monkeypatch.setattr(solving, "TABLE_BITS_MIN", 3)
+    monkeypatch.setattr(solving, "TABLE_BITS_MAX", 3)
     for preset in FRENCH_PRESETS:
         rules = load_rules(preset)
         assert_solved_as_minimax(rules, random.Random(f"small table {preset}"), 20, 3)
@@ -537,7 +537,7 @@ def test_a_search_paused_after_every_position_finds_the_same_values(
 ) -> None:
     """The search returns to Python every SLICE_NODES positions and resumes where it was: with
     one position a slice, every value and best card is still the minimax's."""
-    monkeypatch.setattr(solver_module, "SLICE_NODES", 1)
+    monkeypatch.setattr(solving, "SLICE_NODES", 1)
     rules = load_rules(preset)
     assert_solved_as_minimax(rules, random.Random(f"paused {preset}"), 25, 3)
 
@@ -573,7 +573,7 @@ def test_a_stopped_search_gives_an_interval_that_holds_the_value(preset: str) ->
 def test_a_time_limit_stops_the_search_with_its_interval(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whole hands of fft-4 and a time limit already past at the first pause: the search
     stops there and says that the value lies between nothing and every card in the hands."""
-    monkeypatch.setattr(solver_module, "SLICE_NODES", 1)
+    monkeypatch.setattr(solving, "SLICE_NODES", 1)
     rules = load_rules("fft-4")
     whole = _whole_hands(rules)
     in_hands = engine_rules(rules).half_points[sorted(set().union(*whole))].sum() / 2
@@ -589,7 +589,7 @@ def test_progress_is_told_between_slices_and_ctrl_c_keeps_the_interval(
 ) -> None:
     """The progress callback sees the interval narrow; a Ctrl-C (KeyboardInterrupt) raised
     while the search runs ends it with SearchInterrupted and the interval proved."""
-    monkeypatch.setattr(solver_module, "SLICE_NODES", 1000)
+    monkeypatch.setattr(solving, "SLICE_NODES", 1000)
     rules = load_rules("fft-4")
     hands = [cards.format_cards(hand) for hand in _whole_hands(rules)]
     seen: list[solver_module.SolveProgress] = []
@@ -691,10 +691,10 @@ def test_a_leader_that_draws_every_other_trump_is_sure_of_each_of_its_trumps() -
     against three trumps and the Excuse it cannot draw them, and is sure of nothing so."""
     half_points = engine_rules(load_rules("fft-4")).half_points
     lo, hi = _masks(["21 20 5 KH", "3 2H 3H 4H", "5H 6H 7H 8H", "1C 2C 3C 4C"])
-    _, _, trumps_sure = solver_module._quick_half_points(lo, hi, 4, 0, 1, half_points, 1)
+    _, _, trumps_sure = bounds._quick_half_points(lo, hi, 4, 0, 1, half_points, 1)
     assert trumps_sure == 9 + 1 + 1 + 3 * 3 * 1
     lo, hi = _masks(["21 20 5 KH", "3 4 6 E", "5H 6H 7H 8H", "1C 2C 3C 4C"])
-    assert solver_module._quick_half_points(lo, hi, 4, 0, 1, half_points, 1)[2] == 0
+    assert bounds._quick_half_points(lo, hi, 4, 0, 1, half_points, 1)[2] == 0
 
 
 def test_a_side_alone_holding_trumps_is_sure_of_the_tricks_they_fall_in() -> None:
@@ -702,7 +702,7 @@ def test_a_side_alone_holding_trumps_is_sure_of_the_tricks_they_fall_in() -> Non
     in, bringing at least half a point from each defence card in it."""
     half_points = engine_rules(load_rules("fft-4")).half_points
     _, hi = _masks(["2 3 KH", "2H 3H 4H", "5H 6H 7H", "1C 2C 3C"])
-    assert solver_module._sure_half_points(hi, 4, 1, half_points, 1) == (1 + 1 + 2 * 3 * 1, 0)
+    assert bounds._sure_half_points(hi, 4, 1, half_points, 1) == (1 + 1 + 2 * 3 * 1, 0)
 
 
 def test_the_excuse_is_kept_by_its_side_before_the_last_trick() -> None:
@@ -710,7 +710,32 @@ def test_the_excuse_is_kept_by_its_side_before_the_last_trick() -> None:
     point it may owe; with one trick left, of nothing (the Excuse may change sides)."""
     half_points = engine_rules(load_rules("fft-4")).half_points
     _, hi = _masks(["E KH", "2H 3H", "4H 5H", "6H 7H"])
-    assert solver_module._excuse_kept(hi, 4, 1, half_points, 8) == 8
-    assert solver_module._excuse_kept(hi, 4, 2, half_points, 8) == -8
+    assert bounds._excuse_kept(hi, 4, 1, half_points, 8) == 8
+    assert bounds._excuse_kept(hi, 4, 2, half_points, 8) == -8
     _, hi = _masks(["E", "2H", "4H", "6H"])
-    assert solver_module._excuse_kept(hi, 4, 1, half_points, 4) == 0
+    assert bounds._excuse_kept(hi, 4, 1, half_points, 4) == 0
+
+
+def test_inside_a_trick_the_side_sure_to_win_it_is_sure_of_its_cards() -> None:
+    """The attack led the King of hearts, the 2 of hearts followed; the two seats still to
+    play must follow with lower hearts: the attack is sure of the trick's 5 points. When the
+    last seat may trump instead, it is sure of nothing, and the defence holding the only
+    trump, the Petit, is sure of it and half a point from the attack's card in its trick."""
+    half_points = engine_rules(load_rules("fft-4")).half_points
+    path = np.array(cards.parse_cards("KH 2H"), dtype=np.int64)
+    lo, hi = _masks(["QS 3S", "4S 5S", "3H 6S", "4H 7S"])
+    rest = sum(
+        int(half_points[c])
+        for h in ["QS 3S", "4S 5S", "3H 6S", "4H 7S"]
+        for c in cards.parse_cards(h)
+    )
+    low, high = bounds._inside_window(lo, hi, path, 0, 2, 0, 4, 1, half_points, 1, 0, rest, 0)
+    assert (low, high) == (9 + 1, rest + 9 + 1)
+    lo, hi = _masks(["QS 3S", "4S 5S", "3H 6S", "1 7S"])
+    rest = sum(
+        int(half_points[c])
+        for h in ["QS 3S", "4S 5S", "3H 6S", "1 7S"]
+        for c in cards.parse_cards(h)
+    )
+    low, high = bounds._inside_window(lo, hi, path, 0, 2, 0, 4, 1, half_points, 1, 0, rest, 0)
+    assert (low, high) == (0, rest + 9 + 1 - (9 + 1))
