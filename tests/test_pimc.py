@@ -14,12 +14,14 @@ from tarot_analysis.bots import B_WORLDS, PIMC, Bot, heuristic, seat_rows
 from tarot_analysis.bots.door import workspace
 from tarot_analysis.bots.pimc import (
     ENDGAME_CARDS,
+    _places,
+    _workspace,
     choose_action,
     endgame_of,
     sample_world,
 )
 from tarot_analysis.engine import state as S
-from tarot_analysis.engine.determinize import _played_by_seat
+from tarot_analysis.engine.determinize import HIDDEN_TRUMPS, _played_by_seat, consistent_places
 from tarot_analysis.engine.game import GameState, Observation
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
@@ -80,6 +82,49 @@ def test_every_world_agrees_with_what_the_seat_knows(name: str) -> None:
                 assert len(world.hand(other)) == len(state.hand(other))
             checked += 1
     assert checked >= 75
+
+
+def poignee_by_its_count(seed: int) -> GameState:
+    """A legacy-4 Garde whose taker (seat 0) showed a poignée by its count, the highest and
+    the lowest trump, stepped with random cards to the tenth trick."""
+    rules = load_rules("legacy-4")
+    hand = "21 19 17 15 13 11 9 7 5 3 E KS QS CS JS 10S 9S 8S"
+    others = [card for card in range(78) if card not in set(cards.parse_cards(hand))]
+    rng = np.random.default_rng(seed)
+    rng.shuffle(others)
+    hands = [hand] + [
+        cards.format_cards(others[18 * k : 18 * (k + 1)]) for k in range(3)
+    ] + [cards.format_cards(others[54:])]  # fmt: skip
+    state = GameState.from_hands(rules, hands, forced=[0, 2, -1, -1])
+    while not state.is_over and not (state.decision == "card" and int(state.s[S.S_TRICK]) == 10):
+        if state.decision == "poignee":
+            state.apply(S.SHOW_0 + 1 if state.actor == 0 else S.SHOW_0)
+        else:
+            state.apply(int(rng.choice(state.legal_actions())))
+    return state
+
+
+def test_the_worlds_place_the_unseen_cards_as_determinize_does() -> None:
+    # One placement of the unseen cards: the same places in the same order (so the same
+    # uniform numbers draw the same world), the same cards allowed in each, the same room.
+    states = [*card_states("fft-4", 6, seed=3), *card_states("fft-5", 4, seed=3)]
+    states += [*card_states("tarocco", 3, seed=3), *card_states("legacy-3", 3, seed=3)]
+    states += [state for state in map(poignee_by_its_count, range(4)) if not state.is_over]
+    hidden_trumps = 0
+    for state in states:
+        ws = _workspace(state, Bot("pimc", worlds=8))
+        p = state.engine.params
+        for seat in range(state.rules.players):
+            places, n = _places(state.m, state.s, seat, p, ws)
+            order, allowed, room = consistent_places(state, seat)
+            assert [int(place) for place in ws.place_of[:places]] == order
+            assert [int(card) for card in ws.unseen[:n]] == sorted(allowed)
+            for i in range(n):
+                where = [order[g] for g in range(places) if ws.may[i, g]]
+                assert where == allowed[int(ws.unseen[i])]
+            assert [int(c) for c in ws.capacity[:places]] == [room[g] for g in order]
+            hidden_trumps += any(place >= HIDDEN_TRUMPS for place in order)
+    assert hidden_trumps >= 3
 
 
 @pytest.mark.parametrize("name", ["fft-4", "fft-5", "tarocco"])

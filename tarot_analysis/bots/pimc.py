@@ -49,7 +49,7 @@ import numpy.typing as npt
 from numba import njit
 
 from tarot_analysis import solver
-from tarot_analysis._jit import KERNEL, draw_unit, normalise_seed, popcount, trailing_zeros
+from tarot_analysis._jit import KERNEL, draw_unit, normalise_seed, trailing_zeros
 from tarot_analysis.bots import (
     B_DEPTH,
     B_ENDGAME,
@@ -70,21 +70,29 @@ from tarot_analysis.bots import (
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine.cardsets import (
     EXCUSE,
-    EXCUSE_HI,
     N_SUIT_CARDS,
     ONE,
     PETIT,
     TRUMPS_HI,
     TWENTY_ONE,
     ZERO,
-    highest_bit,
     holds,
-    lowest,
     size,
 )
 from tarot_analysis.engine.core import ecart_sets, poignee_level
 from tarot_analysis.engine.deal_score import SP_PETIT_VALUE, SP_REQUIRED, seat_scores
-from tarot_analysis.engine.determinize import count_ways, sample_into
+from tarot_analysis.engine.determinize import (
+    DOG as DOG_PLACE,
+)
+from tarot_analysis.engine.determinize import (
+    HIDDEN_TRUMPS,
+    MAX_PLACES,
+    add_card,
+    count_ways,
+    dog_taken,
+    sample_into,
+    unseen_places,
+)
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.outcome import N_OUTCOME
 from tarot_analysis.engine.state import (
@@ -108,7 +116,6 @@ from tarot_analysis.engine.state import (
     N_S,
     N_VIEW,
     NO_CHELEM,
-    NO_TRUMPS,
     OVER,
     PASS,
     POIGNEE,
@@ -124,13 +131,11 @@ from tarot_analysis.engine.state import (
     S_IN_TRICK,
     S_KIND,
     S_LEADER,
-    S_LEADERS,
     S_LOG,
     S_NEXT,
     S_OUT,
     S_PARTS,
     S_PASSER,
-    S_POIGNEE_COUNT,
     S_POIGNEES,
     S_SIDE,
     S_TAKER,
@@ -181,13 +186,6 @@ ENDGAME_CARDS: Final = 20
 #: Entries of the double-dummy table of a workspace: 2 ** bits.
 _ENDGAME_TABLE_BITS: Final = 15
 
-# The other seats, the dog or the écart, and the hidden trumps of a poignée that showed only its
-# count, highest and lowest (the taker's: the only one that shows that way).
-_MAX_PLACES: Final = MAX_SEATS + 2
-_DOG_PLACE: Final = -1
-_ECART_PLACE: Final = -2
-#: ``_HIDDEN_TRUMPS + seat``: the unseen trumps of that seat's poignée shown by its count.
-_HIDDEN_TRUMPS: Final = MAX_SEATS
 _MAX_FAILED: Final = 1000
 
 
@@ -199,7 +197,7 @@ class Workspace(NamedTuple):
     capacity: Any  # unseen cards each place holds
     strides: Any
     left: Any
-    place_of: Any  # the seat of each place, or _DOG_PLACE / _ECART_PLACE
+    place_of: Any  # the seat of each place, or DOG_PLACE / ECART_PLACE (determinize)
     unseen: Any  # the unseen cards
     uniforms: Any
     chosen: Any
@@ -271,11 +269,11 @@ def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
     petit_bonus = int(2 * scoring[SP_PETIT_VALUE] + 0.5) if endgames else 0
     return Workspace(
         ways=np.zeros(table_size, dtype=np.float64),
-        may=np.zeros((78, _MAX_PLACES), dtype=np.bool_),
-        capacity=np.zeros(_MAX_PLACES, dtype=np.int64),
-        strides=np.zeros(_MAX_PLACES, dtype=np.int64),
-        left=np.zeros(_MAX_PLACES, dtype=np.int64),
-        place_of=np.zeros(_MAX_PLACES, dtype=np.int64),
+        may=np.zeros((78, MAX_PLACES), dtype=np.bool_),
+        capacity=np.zeros(MAX_PLACES, dtype=np.int64),
+        strides=np.zeros(MAX_PLACES, dtype=np.int64),
+        left=np.zeros(MAX_PLACES, dtype=np.int64),
+        place_of=np.zeros(MAX_PLACES, dtype=np.int64),
         unseen=np.zeros(78, dtype=np.int64),
         uniforms=np.zeros(78, dtype=np.float64),
         chosen=np.zeros(78, dtype=np.int64),
@@ -318,152 +316,10 @@ def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
 
 
 @njit(**KERNEL)
-def _dog_taken(s: Any, p: Any) -> bool:
-    """Whether the dog went to a hand (and an écart was made): French contracts that take it,
-    and always the Tarocco dealer's extra cards."""
-    if p[R.TAROCCO]:
-        return True
-    if s[S_KIND] == BID or s[S_KIND] == CALL or s[S_CONTRACT] < 0:
-        return False
-    return p[R.DOG_SIZE] > 0 and p[R.CONTRACT_DOG + s[S_CONTRACT]] == R.DOG_TAKEN
-
-
-@njit(**KERNEL)
-def _may_be_discarded(card: int, p: Any) -> bool:
-    """Whether the rules ever let ``card`` go to the écart."""
-    if card in (EXCUSE, PETIT, TWENTY_ONE):
-        return p[R.ECART_BOUTS] != R.FORBIDDEN
-    if card > EXCUSE:
-        return p[R.ECART_TRUMPS] != R.FORBIDDEN
-    if card % 14 == 13:
-        return p[R.ECART_KINGS] != R.FORBIDDEN
-    return True
-
-
-@njit(**KERNEL)
-def _played_by(s: Any, p: Any, ws: Workspace) -> None:
-    """The cards each seat has played, the trick on the table included (public)."""
-    players = p[R.PLAYERS]
-    for seat in range(players):
-        ws.played_by[seat, 0] = ZERO
-        ws.played_by[seat, 1] = ZERO
-    for t in range(s[S_TRICK]):
-        leader = s[S_LEADERS + t]
-        for k in range(players):
-            _add(ws.played_by, (leader + k) % players, s[S_LOG + t * MAX_SEATS + k])
-    for k in range(s[S_IN_TRICK]):
-        _add(ws.played_by, (s[S_LEADER] + k) % players, s[S_TRICK_CARDS + k])
-
-
-@njit(**KERNEL)
-def _add(sets: Any, row: int, card: int) -> None:
-    if card < N_SUIT_CARDS:
-        sets[row, 0] |= ONE << np.uint64(card)
-    else:
-        sets[row, 1] |= ONE << np.uint64(card - N_SUIT_CARDS)
-
-
-@njit(**KERNEL)
 def _places(m: Any, s: Any, me: int, p: Any, ws: Workspace) -> tuple[int, int]:
-    """Fill the sampler's tables with what seat ``me`` knows; return ``(places, unseen)``.
-
-    Reads only what the seat may see: its hand, the cards played and shown, the voids, the
-    size of each hand, the dog once shown and its own écart.
-    """
-    players = p[R.PLAYERS]
-    taker = s[S_TAKER]
-    dog_taken = _dog_taken(s, p)
-    dog_shown = dog_taken and not p[R.TAROCCO]
-    _played_by(s, p, ws)
-    known_lo = m[M_HANDS + 2 * me] | m[M_PLAYED]
-    known_hi = m[M_HANDS + 2 * me + 1] | m[M_PLAYED + 1]
-    places = 0
-    for seat in range(players):
-        if seat == me:
-            continue
-        shown_lo = m[M_SHOWN + 2 * seat] & ~m[M_PLAYED]
-        shown_hi = m[M_SHOWN + 2 * seat + 1] & ~m[M_PLAYED + 1]
-        known_lo |= shown_lo
-        known_hi |= shown_hi
-        ws.place_of[places] = seat
-        ws.capacity[places] = size(m[M_HANDS + 2 * seat], m[M_HANDS + 2 * seat + 1]) - size(
-            shown_lo, shown_hi
-        )
-        places += 1
-    if p[R.POIGNEE_SHOWS_ENDS]:
-        # A poignée that showed only its count: its other trumps are a place of their own.
-        for seat in range(players):
-            if seat == me or s[S_POIGNEES + seat] == 0:
-                continue
-            held = m[M_SHOWN + 2 * seat + 1] | (ws.played_by[seat, 1] & (TRUMPS_HI | EXCUSE_HI))
-            hidden = s[S_POIGNEE_COUNT + seat] - popcount(held)
-            for g in range(places):
-                if ws.place_of[g] == seat:
-                    ws.capacity[g] -= hidden
-            ws.place_of[places] = _HIDDEN_TRUMPS + seat
-            ws.capacity[places] = hidden
-            places += 1
-    ecart_size = size(m[M_ECART], m[M_ECART + 1])
-    shown_ecart_hi = ZERO
-    if not dog_taken:
-        ws.place_of[places] = _DOG_PLACE
-        ws.capacity[places] = p[R.DOG_SIZE]
-        places += 1
-    elif me == taker:
-        known_lo |= m[M_ECART]
-        known_hi |= m[M_ECART + 1]
-    elif ecart_size > 0:
-        if p[R.ECART_TRUMPS_SHOWN]:
-            shown_ecart_hi = m[M_ECART + 1] & TRUMPS_HI
-            known_hi |= shown_ecart_hi
-        ws.place_of[places] = _ECART_PLACE
-        ws.capacity[places] = ecart_size - popcount(shown_ecart_hi)
-        places += 1
-    n = 0
-    for card in range(78):
-        if holds(known_lo, known_hi, card):
-            continue
-        ws.unseen[n] = card
-        in_shown_dog = dog_shown and holds(m[M_DOG], m[M_DOG + 1], card)
-        suit = card // 14 if card < N_SUIT_CARDS else -1
-        for g in range(places):
-            place = ws.place_of[g]
-            if place >= _HIDDEN_TRUMPS:
-                may = card >= EXCUSE and _between_shown_ends(m, place - _HIDDEN_TRUMPS, card)
-                if in_shown_dog and place - _HIDDEN_TRUMPS != taker:
-                    may = False
-            elif place >= 0:
-                voids = s[S_VOIDS + place]
-                may = True
-                if suit >= 0 and (voids >> suit) & 1:
-                    may = False
-                if card > EXCUSE and voids & NO_TRUMPS:
-                    may = False
-                if card >= EXCUSE and s[S_POIGNEES + place] > 0:
-                    # A poignée shows every trump and the Excuse of its hand (or its count: the
-                    # others are then in its place of hidden trumps).
-                    may = False
-                if in_shown_dog and place != taker:
-                    may = False
-            elif place == _ECART_PLACE:
-                may = _may_be_discarded(card, p) and not (p[R.ECART_TRUMPS_SHOWN] and card > EXCUSE)
-            else:
-                may = True
-            ws.may[n, g] = may
-        n += 1
-    return places, n
-
-
-@njit(**KERNEL)
-def _between_shown_ends(m: Any, seat: int, card: int) -> bool:
-    """Whether ``card`` may be among the hidden trumps of a poignée that showed only its
-    highest and lowest trump: the Excuse, or a trump between the two."""
-    ends = m[M_SHOWN + 2 * seat + 1] & TRUMPS_HI
-    if card == EXCUSE:
-        return True
-    if ends == ZERO:
-        return False
-    return lowest(ZERO, ends) < card < N_SUIT_CARDS + highest_bit(ends)
+    """Fill the sampler's tables with what seat ``me`` knows
+    (:func:`tarot_analysis.engine.determinize.unseen_places`); return ``(places, unseen)``."""
+    return unseen_places(m, s, me, p, ws.may, ws.capacity, ws.place_of, ws.unseen, ws.played_by)
 
 
 # --------------------------------------------------------------------------------------------
@@ -496,10 +352,10 @@ def _hands_now(
             ws.now[seat, 0] = m[M_SHOWN + 2 * seat] & ~m[M_PLAYED]
             ws.now[seat, 1] = m[M_SHOWN + 2 * seat + 1] & ~m[M_PLAYED + 1]
     # The dog: known once shown (French) and to the Tarocco dealer, sampled while unseen.
-    dog_known = _dog_taken(s, p) and (not p[R.TAROCCO] or s[S_TAKER] == me)
+    dog_known = dog_taken(s, p) and (not p[R.TAROCCO] or s[S_TAKER] == me)
     ws.now[dog_row, 0] = m[M_DOG] if dog_known else ZERO
     ws.now[dog_row, 1] = m[M_DOG + 1] if dog_known else ZERO
-    if _dog_taken(s, p) and s[S_TAKER] == me:
+    if dog_taken(s, p) and s[S_TAKER] == me:
         ws.now[ecart_row, 0] = m[M_ECART]
         ws.now[ecart_row, 1] = m[M_ECART + 1]
     else:
@@ -507,10 +363,10 @@ def _hands_now(
         ws.now[ecart_row, 1] = m[M_ECART + 1] & TRUMPS_HI if p[R.ECART_TRUMPS_SHOWN] else ZERO
     for i in range(n):
         place = ws.place_of[chosen[i]]
-        if place >= _HIDDEN_TRUMPS:
-            place -= _HIDDEN_TRUMPS
-        row = place if place >= 0 else (dog_row if place == _DOG_PLACE else ecart_row)
-        _add(ws.now, row, ws.unseen[i])
+        if place >= HIDDEN_TRUMPS:
+            place -= HIDDEN_TRUMPS
+        row = place if place >= 0 else (dog_row if place == DOG_PLACE else ecart_row)
+        add_card(ws.now, row, ws.unseen[i])
 
 
 @njit(**KERNEL)
@@ -530,7 +386,7 @@ def _dealt(s: Any, p: Any, ws: Workspace) -> None:
         ws.deal[players, 0] = ws.now[ecart_row, 0]
         ws.deal[players, 1] = ws.now[ecart_row, 1]
         return
-    if _dog_taken(s, p):
+    if dog_taken(s, p):
         ws.deal[taker, 0] = (ws.deal[taker, 0] | ws.now[ecart_row, 0]) & ~ws.now[MAX_SEATS, 0]
         ws.deal[taker, 1] = (ws.deal[taker, 1] | ws.now[ecart_row, 1]) & ~ws.now[MAX_SEATS, 1]
 

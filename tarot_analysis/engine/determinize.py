@@ -38,6 +38,9 @@ proportional to the number of ways the remaining cards can then be placed (count
 places' remaining room, compiled), so every consistent deal has the same chance. A called card
 not yet played may then lie elsewhere: the sides follow it.
 
+Where each unseen card may lie is read by one compiled function, :func:`unseen_places`, which
+the pimc bot's worlds (:mod:`tarot_analysis.bots.pimc`) read too.
+
 >>> from tarot_analysis.game.rules import load_rules
 >>> state = GameState.deal(load_rules("fft-4"), seed=2)
 >>> worlds = determinize(state, 0, rng=1, count=3)
@@ -54,20 +57,39 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from tarot_analysis._jit import KERNEL
+from tarot_analysis._jit import KERNEL, popcount
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine import state as S
+from tarot_analysis.engine.cardsets import (
+    EXCUSE,
+    EXCUSE_HI,
+    N_SUIT_CARDS,
+    ONE,
+    PETIT,
+    TRUMPS_HI,
+    TWENTY_ONE,
+    ZERO,
+    highest_bit,
+    holds,
+    lowest,
+    size,
+)
 from tarot_analysis.engine.game import GameState
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, seat_number
 from tarot_analysis.game import cards
 
 __all__ = [
+    "MAX_PLACES",
+    "add_card",
     "agrees",
     "consistent_places",
     "count_ways",
     "determinize",
+    "dog_taken",
+    "played_by_seat",
     "sample_into",
     "sample_places",
+    "unseen_places",
 ]
 
 #: The places a card can be, besides the hands: the dog, the écart.
@@ -76,6 +98,9 @@ ECART: int = -2
 #: ``HIDDEN_TRUMPS + seat``: the unseen trumps of a seat whose poignée showed only their count,
 #: the highest and the lowest (a part of that seat's hand with a room of its own).
 HIDDEN_TRUMPS: int = 16
+#: The most places :func:`unseen_places` fills: the other seats, as many places of hidden
+#: trumps, the dog or the écart.
+MAX_PLACES: int = 2 * S.MAX_SEATS - 1
 #: How many draws :func:`sample_places` makes for one world before it gives up finding one
 #: that keeps the poignées asked and has no Petit sec (:func:`agrees`).
 MAX_ATTEMPTS: int = 10_000
@@ -89,100 +114,25 @@ def holder_of(place: int) -> int:
 def consistent_places(
     state: GameState, seat: int
 ) -> tuple[list[int], dict[int, list[int]], dict[int, int]]:
-    """What ``seat`` knows of where the unseen cards are.
+    """What ``seat`` knows of where the unseen cards are (:func:`unseen_places`).
 
-    Returns ``(places, allowed, room)``: the places the unseen cards can be (other seats, then
-    :data:`DOG` and :data:`ECART` where hidden), for each unseen card the places it may be,
-    and how many unseen cards each place holds.
+    Returns ``(places, allowed, room)``: the places the unseen cards can be (other seats,
+    :data:`HIDDEN_TRUMPS` places, then :data:`DOG` or :data:`ECART` where hidden), for each
+    unseen card the places it may be, and how many unseen cards each place holds.
     """
-    rules = state.rules
-    players = rules.players
-    observation = state.observation(seat)
-    m = state.m
-    tarocco = rules.tarocco is not None
-    taker = observation.taker
-    hands = {k: set(state.hand(k)) for k in range(players)}
-    dog = set(cards.from_mask(int(m[S.M_DOG]), int(m[S.M_DOG + 1])))
-    ecart = set(cards.from_mask(int(m[S.M_ECART]), int(m[S.M_ECART + 1])))
-
-    places = [k for k in range(players) if k != seat]
-    content: dict[int, set[int]] = {k: hands[k] for k in places}
-    dog_taken = state.dog_is_taken
-    if not dog_taken:
-        places.append(DOG)
-        content[DOG] = dog
-    elif seat != taker and ecart:
-        places.append(ECART)
-        content[ECART] = ecart
-
-    # Cards whose place the seat knows: its own, the ones shown, the shown trumps of an écart.
-    known: set[int] = set(hands[seat])
-    for k, (level, shown) in enumerate(observation.poignees):
-        if level and k != seat:
-            known |= set(shown) & hands[k]
-    shown_ecart = set(observation.ecart) if seat != taker else set()
-    known |= shown_ecart
-    unseen = sorted(card for place in places for card in content[place] if card not in known)
-    room = {place: len(content[place] - known) for place in places}
-
-    # A poignée that showed only the count, the highest and the lowest trump: the seat's other
-    # trumps (and the Excuse) are a part of its hand of known size, between those two.
-    ends: dict[int, tuple[int, int]] = {}
-    if rules.poignee.shown == "count_highest_lowest":
-        played_by = _played_by_seat(state)
-        for k in [place for place in places if place >= 0]:
-            level, shown = observation.poignees[k]
-            if not level:
-                continue
-            # Its trumps and Excuse when it showed: the two shown, those played, the hidden.
-            out = set(shown) | {card for card in played_by[k] if card >= cards.EXCUSE}
-            hidden = observation.poignee_counts[k] - len(out)
-            trumps = [card for card in shown if card > cards.EXCUSE]
-            ends[k] = (min(trumps, default=cards.EXCUSE), max(trumps, default=cards.EXCUSE))
-            places.append(HIDDEN_TRUMPS + k)
-            room[HIDDEN_TRUMPS + k] = hidden
-            room[k] -= hidden
-
-    suits_of = {card: (card // 14 if card < cards.N_SUIT_CARDS else None) for card in unseen}
-    dog_seen = set(observation.dog or ()) if dog_taken else set()
-
-    def may_hold(place: int, card: int) -> bool:
-        if place >= HIDDEN_TRUMPS:
-            low, high = ends[place - HIDDEN_TRUMPS]
-            return card == cards.EXCUSE or low < card < high
-        if place >= 0:
-            if card >= cards.EXCUSE and observation.poignees[place][0]:
-                return False  # a poignée shows every trump and the Excuse of its hand
-            void = observation.voids[place]
-            suit = suits_of[card]
-            if suit is not None and suit in void:
-                return False
-            return not (card > cards.EXCUSE and 4 in void)
-        if place == ECART:
-            return _may_be_discarded(card, state) and not (
-                rules.ecart.trumps_shown and card > cards.EXCUSE and card not in shown_ecart
-            )
-        return True  # the unseen dog
-
-    allowed: dict[int, list[int]] = {}
-    for card in unseen:
-        where = [place for place in places if may_hold(place, card)]
-        if card in dog_seen and not tarocco:
-            where = [place for place in where if holder_of(place) in (taker, ECART)]
-        allowed[card] = where
+    seat = seat_number(seat, state.rules.players)
+    may = np.zeros((cards.N_CARDS, MAX_PLACES), dtype=np.bool_)
+    capacity = np.zeros(MAX_PLACES, dtype=np.int64)
+    place_of = np.zeros(MAX_PLACES, dtype=np.int64)
+    unseen = np.zeros(cards.N_CARDS, dtype=np.int64)
+    played = np.zeros((S.MAX_SEATS, 2), dtype=np.uint64)
+    count, n = unseen_places(
+        state.m, state.s, seat, state.engine.params, may, capacity, place_of, unseen, played
+    )
+    places = [int(place) for place in place_of[:count]]
+    allowed = {int(unseen[i]): [places[g] for g in range(count) if may[i, g]] for i in range(n)}
+    room = {places[g]: int(capacity[g]) for g in range(count)}
     return places, allowed, room
-
-
-def _may_be_discarded(card: int, state: GameState) -> bool:
-    """Whether the rules ever let ``card`` go to the écart (or the Tarocco discard)."""
-    ecart = state.rules.ecart
-    if card in (cards.EXCUSE, cards.PETIT, cards.TWENTY_ONE):
-        return ecart.bouts != "forbidden"
-    if card > cards.EXCUSE:
-        return ecart.trumps != "forbidden"
-    if card % 14 == cards.KING:
-        return ecart.kings != "forbidden"
-    return True
 
 
 def sample_places(
@@ -461,6 +411,181 @@ def _sample(may: Any, capacity: Any, ways: Any, uniforms: Any) -> npt.NDArray[np
     scratch = np.empty((2, places), dtype=np.int64)
     sample_into(may, may.shape[0], places, capacity, scratch[0], scratch[1], ways, uniforms, chosen)
     return chosen
+
+
+# --------------------------------------------------------------------------------------------
+# Where the unseen cards may lie, compiled: what the search bot's worlds and determinize read
+# --------------------------------------------------------------------------------------------
+
+
+@njit(**KERNEL)
+def dog_taken(s: Any, p: Any) -> bool:
+    """Whether the dog went to a hand (and an écart was made): French contracts that take it,
+    and always the Tarocco dealer's extra cards."""
+    if p[R.TAROCCO]:
+        return True
+    if s[S.S_KIND] == S.BID or s[S.S_KIND] == S.CALL or s[S.S_CONTRACT] < 0:
+        return False
+    return p[R.DOG_SIZE] > 0 and p[R.CONTRACT_DOG + s[S.S_CONTRACT]] == R.DOG_TAKEN
+
+
+@njit(**KERNEL)
+def _may_be_discarded(card: int, p: Any) -> bool:
+    """Whether the rules ever let ``card`` go to the écart (or the Tarocco discard)."""
+    if card in (EXCUSE, PETIT, TWENTY_ONE):
+        return p[R.ECART_BOUTS] != R.FORBIDDEN
+    if card > EXCUSE:
+        return p[R.ECART_TRUMPS] != R.FORBIDDEN
+    if card % 14 == 13:
+        return p[R.ECART_KINGS] != R.FORBIDDEN
+    return True
+
+
+@njit(**KERNEL)
+def add_card(sets: Any, row: int, card: int) -> None:
+    """Put ``card`` in the set of row ``row`` of ``sets`` (one pair of words a row)."""
+    if card < N_SUIT_CARDS:
+        sets[row, 0] |= ONE << np.uint64(card)
+    else:
+        sets[row, 1] |= ONE << np.uint64(card - N_SUIT_CARDS)
+
+
+@njit(**KERNEL)
+def played_by_seat(s: Any, p: Any, played_by: Any) -> None:
+    """The cards each seat has played into ``played_by`` (a row of two words a seat), the
+    trick on the table included (public)."""
+    players = p[R.PLAYERS]
+    for seat in range(players):
+        played_by[seat, 0] = ZERO
+        played_by[seat, 1] = ZERO
+    for t in range(s[S.S_TRICK]):
+        leader = s[S.S_LEADERS + t]
+        for k in range(players):
+            add_card(played_by, (leader + k) % players, s[S.S_LOG + t * S.MAX_SEATS + k])
+    for k in range(s[S.S_IN_TRICK]):
+        add_card(played_by, (s[S.S_LEADER] + k) % players, s[S.S_TRICK_CARDS + k])
+
+
+@njit(**KERNEL)
+def unseen_places(
+    m: Any,
+    s: Any,
+    me: int,
+    p: Any,
+    may: Any,
+    capacity: Any,
+    place_of: Any,
+    unseen: Any,
+    played_by: Any,
+) -> tuple[int, int]:
+    """What seat ``me`` knows of where the cards it cannot see lie; ``(places, n)``.
+
+    ``place_of[:places]``: the places (the other seats in order, a place of
+    :data:`HIDDEN_TRUMPS` ``+ seat`` for each poignée that showed only its count, then
+    :data:`DOG` while unseen or :data:`ECART` when another seat made it), ``capacity`` the
+    unseen cards each holds, ``unseen[:n]`` the unseen cards in increasing order and
+    ``may[i, g]`` whether ``unseen[i]`` may lie at place ``g`` (see the module's docstring);
+    ``played_by``: the cards each seat played (:func:`played_by_seat`). Reads only what the
+    seat may see: its hand, the cards played and shown, the voids, the size of each hand, the
+    dog once shown and its own écart.
+    """
+    players = p[R.PLAYERS]
+    taker = s[S.S_TAKER]
+    taken = dog_taken(s, p)
+    dog_shown = taken and not p[R.TAROCCO]
+    played_by_seat(s, p, played_by)
+    known_lo = m[S.M_HANDS + 2 * me] | m[S.M_PLAYED]
+    known_hi = m[S.M_HANDS + 2 * me + 1] | m[S.M_PLAYED + 1]
+    places = 0
+    for seat in range(players):
+        if seat == me:
+            continue
+        shown_lo = m[S.M_SHOWN + 2 * seat] & ~m[S.M_PLAYED]
+        shown_hi = m[S.M_SHOWN + 2 * seat + 1] & ~m[S.M_PLAYED + 1]
+        known_lo |= shown_lo
+        known_hi |= shown_hi
+        place_of[places] = seat
+        capacity[places] = size(m[S.M_HANDS + 2 * seat], m[S.M_HANDS + 2 * seat + 1]) - size(
+            shown_lo, shown_hi
+        )
+        places += 1
+    if p[R.POIGNEE_SHOWS_ENDS]:
+        # A poignée that showed only its count: its other trumps are a place of their own.
+        for seat in range(players):
+            if seat == me or s[S.S_POIGNEES + seat] == 0:
+                continue
+            held = m[S.M_SHOWN + 2 * seat + 1] | (played_by[seat, 1] & (TRUMPS_HI | EXCUSE_HI))
+            hidden = s[S.S_POIGNEE_COUNT + seat] - popcount(held)
+            for g in range(places):
+                if place_of[g] == seat:
+                    capacity[g] -= hidden
+            place_of[places] = HIDDEN_TRUMPS + seat
+            capacity[places] = hidden
+            places += 1
+    ecart_size = size(m[S.M_ECART], m[S.M_ECART + 1])
+    shown_ecart_hi = ZERO
+    if not taken:
+        place_of[places] = DOG
+        capacity[places] = p[R.DOG_SIZE]
+        places += 1
+    elif me == taker:
+        known_lo |= m[S.M_ECART]
+        known_hi |= m[S.M_ECART + 1]
+    elif ecart_size > 0:
+        if p[R.ECART_TRUMPS_SHOWN]:
+            shown_ecart_hi = m[S.M_ECART + 1] & TRUMPS_HI
+            known_hi |= shown_ecart_hi
+        place_of[places] = ECART
+        capacity[places] = ecart_size - popcount(shown_ecart_hi)
+        places += 1
+    n = 0
+    for card in range(cards.N_CARDS):
+        if holds(known_lo, known_hi, card):
+            continue
+        unseen[n] = card
+        in_shown_dog = dog_shown and holds(m[S.M_DOG], m[S.M_DOG + 1], card)
+        for g in range(places):
+            may[n, g] = _may_lie(m, s, p, card, place_of[g], taker, in_shown_dog)
+        n += 1
+    return places, n
+
+
+@njit(**KERNEL)
+def _may_lie(m: Any, s: Any, p: Any, card: int, place: int, taker: int, in_shown_dog: bool) -> bool:
+    """Whether the unseen ``card`` may lie at ``place`` (of :func:`unseen_places`); a card of
+    the dog shown lies with the taker or in the écart."""
+    if place >= HIDDEN_TRUMPS:
+        seat = place - HIDDEN_TRUMPS
+        return (
+            card >= EXCUSE and _between_shown_ends(m, seat, card)
+            and not (in_shown_dog and seat != taker)
+        )  # fmt: skip
+    if place >= 0:
+        voids = s[S.S_VOIDS + place]
+        if card < N_SUIT_CARDS and (voids >> (card // 14)) & 1:
+            return False
+        if card > EXCUSE and voids & S.NO_TRUMPS:
+            return False
+        if card >= EXCUSE and s[S.S_POIGNEES + place] > 0:
+            # A poignée shows every trump and the Excuse of its hand (or its count: the
+            # others are then in its place of hidden trumps).
+            return False
+        return not (in_shown_dog and place != taker)
+    if place == ECART:
+        return _may_be_discarded(card, p) and not (p[R.ECART_TRUMPS_SHOWN] and card > EXCUSE)
+    return True  # the unseen dog
+
+
+@njit(**KERNEL)
+def _between_shown_ends(m: Any, seat: int, card: int) -> bool:
+    """Whether ``card`` may be among the hidden trumps of a poignée that showed only its
+    highest and lowest trump: the Excuse, or a trump between the two."""
+    ends = m[S.M_SHOWN + 2 * seat + 1] & TRUMPS_HI
+    if card == EXCUSE:
+        return True
+    if ends == ZERO:
+        return False
+    return lowest(ZERO, ends) < card < N_SUIT_CARDS + highest_bit(ends)
 
 
 def _rebuilt(
