@@ -26,11 +26,18 @@ of interval; every chart is an embedded PNG; the style sheet is inline. The file
 else to open, print or archive, and its metadata block says how to deal every number again.
 
 The page is built from Jinja2 templates (``templates/``), one module per section: ``summary``,
-``reading``, ``bidding``, ``thresholds``, ``model``, ``contracts``, ``ladder``, ``hands``,
-``limits`` and ``run``; ``html`` holds the tables, charts and headings they share, ``runs``
-the runs they read, ``build`` puts them together, ``pdf`` prints the page and ``command`` is
-the ``report`` command.
+``reading``, ``bidding``, ``thresholds``, ``model``, ``contracts``, ``ladder``, ``bound``,
+``hands``, ``limits`` and ``run``; ``html`` holds the tables, charts and headings they share,
+``plots`` draws the charts, ``runs`` the runs they read, ``build`` puts them together and
+``pdf`` prints the page (the ``report`` command is :mod:`tarot_analysis.cli.commands.report`).
 ``hand_page`` writes the page of one hand (``hand --html``) with the same templates.
+
+Imports inside the section modules' functions are for start-up, and to read the package's own
+face: what a section runs (the dealer, the table and the runs, all compiled code; the charts,
+matplotlib) is imported in the function that runs it, so that ``tarot-analysis --help`` and a
+page rebuilt from stored runs load none of it; and a section that reads another through this
+package (``from tarot_analysis.report import ...``) does so inside a function, since this file
+imports every section.
 
 Long runs are kept and reused. The guidance run is the resumable Parquet dataset of the
 ``guidance`` command, in the same folder (``data/guidance-<rules>-<bots>-seed<seed>-<deals>``,

@@ -12,6 +12,9 @@ from tarot_analysis.cli.arguments import positive, seed
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options
 
+# What the command runs (the rules, the cluster's client) is imported inside the function that
+# runs it, as in every command module (tarot_analysis.cli.commands says why).
+
 __all__ = ["add_parser", "run"]
 
 
