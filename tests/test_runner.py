@@ -13,7 +13,7 @@ import pyarrow as pa
 import pytest
 
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.runs.runner import RunSpec, chunk_path, read_dataset, run
+from tarot_analysis.runs.runner import RunSpec, chunk_path, finished_run, read_dataset, run
 
 SPEC = RunSpec(kind="hands", rules="fft-4", bots=(), seed=7, deals=50_000, chunk_size=2_000)
 
@@ -88,6 +88,18 @@ def test_resuming_computes_only_missing_chunks(tmp_path: Path) -> None:
     again = run(spec, tmp_path, work)
     assert (again.computed, again.resumed, sorted(calls)) == (2, 2, [1, 2])
     assert read_dataset(tmp_path).column("deal").to_pylist() == list(range(10))
+
+
+def test_a_run_is_finished_when_every_chunk_is_on_disk(tmp_path: Path) -> None:
+    spec = RunSpec(kind="test", rules="fft-4", bots=("random",), seed=1, deals=10, chunk_size=3,
+                   extra={"seat": 0})  # fmt: skip
+    assert finished_run(tmp_path) is None  # no run's folder
+    run(spec, tmp_path, lambda chunk, first, n: pa.table({"deal": np.arange(first, first + n)}))
+    assert finished_run(tmp_path) == spec
+    chunk_path(tmp_path, 3).unlink()
+    assert finished_run(tmp_path) is None  # a chunk missing
+    (tmp_path / "_run.json").write_text("[]")
+    assert finished_run(tmp_path) is None  # not a run's definition
 
 
 def test_a_folder_of_another_run_is_refused(tmp_path: Path) -> None:

@@ -15,7 +15,6 @@ with the most bots, then the most deals; its seed need not be the report's.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,7 @@ from tarot_analysis.report.html import (
     percent,
     percent_interval,
 )
+from tarot_analysis.runs.runner import RunSpec, finished_run
 
 __all__ = ["EXAMPLE_DEALS", "BoundRun", "find_bound", "section"]
 
@@ -49,31 +49,22 @@ class BoundRun:
     """A finished double-dummy bound run: its folder, its definition and its rows."""
 
     folder: Path
-    spec: dict[str, Any]  # the folder's _run.json
+    spec: RunSpec  # the folder's definition
     frame: pd.DataFrame
 
     @property
     def bots(self) -> list[str]:
         """The bots that played on: the heuristic, then the run's others."""
-        return ["heuristic", *self.spec["extra"].get("bots", [])]
+        return ["heuristic", *self.spec.extra.get("bots", [])]
 
 
-def _whole(folder: Path, rules_name: str) -> dict[str, Any] | None:
+def _whole(folder: Path, rules_name: str) -> RunSpec | None:
     """The definition of the bound run of ``rules_name`` in ``folder`` when every chunk is
     on disk, else ``None``."""
     from tarot_analysis.analyses.dd_bound import KIND
-    from tarot_analysis.runs.runner import chunk_path
 
-    try:
-        spec = json.loads((folder / "_run.json").read_text(encoding="utf-8"))
-        if spec["kind"] != KIND or spec["rules"] != rules_name:
-            return None
-        chunks = -(-int(spec["deals"]) // int(spec["chunk_size"]))
-    except (OSError, ValueError, KeyError, TypeError):
-        return None  # not a run's folder, or not whole
-    if not all(chunk_path(folder, c).exists() for c in range(chunks)):
-        return None
-    return spec
+    spec = finished_run(folder)
+    return spec if spec is not None and (spec.kind, spec.rules) == (KIND, rules_name) else None
 
 
 def find_bound(data_dir: str | os.PathLike[str], rules_name: str) -> BoundRun | None:
@@ -86,7 +77,7 @@ def find_bound(data_dir: str | os.PathLike[str], rules_name: str) -> BoundRun | 
     for folder in sorted(Path(data_dir).glob("*")):
         spec = _whole(folder, rules_name) if folder.is_dir() else None
         if spec is not None:
-            rank = (-len(spec["extra"].get("bots", [])), -int(spec["deals"]), int(spec["seed"]))
+            rank = (-len(spec.extra.get("bots", [])), -spec.deals, spec.seed)
             found.append((rank, folder.name, folder, spec))
     for _, _, folder, spec in sorted(found, key=lambda item: item[:2]):
         try:
@@ -149,7 +140,7 @@ def _rates_table(key: str, title: str, first: str, table: pd.DataFrame, run: Bou
 
 
 def _caption(title: str, run: BoundRun, context: Context) -> Any:
-    extra = run.spec["extra"]
+    extra = run.spec.extra
     every = extra.get("every", 1)
     sample = f"; the search bots on one deal in {every}" if every > 1 else ""
     return context.caption(
@@ -157,8 +148,8 @@ def _caption(title: str, run: BoundRun, context: Context) -> Any:
         mode=f"seat 0 takes a {extra['contract']}; the heuristic plays the first "
         f"{extra['after_tricks']} tricks, then every card seen (double dummy, at most "
         f"{extra['max_nodes']:,} positions a deal) or each bot at every seat plays on",
-        n=f"the deals of each row, of {int(run.spec['deals']):,} dealt (seed "
-        f"{run.spec['seed']}, chunks of {run.spec['chunk_size']:,}), void deals left out"
+        n=f"the deals of each row, of {run.spec.deals:,} dealt (seed "
+        f"{run.spec.seed}, chunks of {run.spec.chunk_size:,}), void deals left out"
         f"{sample}",
         interval="Wilson 95% intervals; the difference deal by deal, in points of %, on the "
         "deals the bot played, with its 95% interval (low end: undecided deals not made; high "
@@ -178,7 +169,7 @@ def _chart(table: pd.DataFrame, run: BoundRun) -> Chart:
     figure = plots.rates_side_by_side(
         shown, series, xlabel="Chavey count (18-card scale)", ylabel="Garde made"
     )
-    extra = run.spec["extra"]
+    extra = run.spec.extra
     return chart(
         figure, "bound-chavey",
         "Garde make rates by band of Chavey count: every card seen beside each bot",
@@ -234,7 +225,7 @@ def section(context: Context, data_dir: str | os.PathLike[str]) -> Section:
         by_chavey = bound_rates(run.frame, size, "chavey")
         values |= {
             "run": run,
-            "after": run.spec["extra"]["after_tricks"],
+            "after": run.spec.extra["after_tricks"],
             "folder": run.folder.as_posix(),
             "chavey": _rates_table(
                 "bound-chavey", "Garde made by band of Chavey count: every card seen and each bot",

@@ -123,18 +123,12 @@ def _finished(folder: Path) -> Any:
     nothing is played."""
     from tarot_analysis.analyses.guidance import run_guidance
     from tarot_analysis.game.rules import load_rules
-    from tarot_analysis.runs.runner import RunSpec, chunk_path
+    from tarot_analysis.runs.runner import finished_run
 
+    run = finished_run(folder)
+    if run is None or run.kind != "guidance" or run.extra.get("seat") != 0:
+        return None
     try:
-        spec = json.loads((folder / "_run.json").read_text())
-        run = RunSpec(
-            kind=spec["kind"], rules=spec["rules"], bots=tuple(spec["bots"]), seed=spec["seed"],
-            deals=spec["deals"], chunk_size=spec["chunk_size"], extra=spec["extra"],
-        )  # fmt: skip
-        if run.kind != "guidance" or run.extra.get("seat") != 0:
-            return None
-        if not all(chunk_path(folder, c).exists() for c in range(run.chunks)):
-            return None
         return run_guidance(
             load_rules(run.rules), run.deals, folder, bots=run.bots, seed=run.seed,
             chunk_size=run.chunk_size, rows=run.extra.get("rows", True), seat=0,

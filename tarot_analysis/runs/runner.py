@@ -58,7 +58,15 @@ from tarot_analysis.runs.progress import CHECKING
 from tarot_analysis.runs.progress import bar as progress_bar
 from tarot_analysis.runs.simulate import check_writable_folder, map_chunks
 
-__all__ = ["CHUNK_LAYOUT", "RunResult", "RunSpec", "chunk_path", "read_dataset", "run"]
+__all__ = [
+    "CHUNK_LAYOUT",
+    "RunResult",
+    "RunSpec",
+    "chunk_path",
+    "finished_run",
+    "read_dataset",
+    "run",
+]
 
 #: The run's definition beside its chunks. Its name starts with an underscore, which Parquet
 #: readers skip (as they skip the dot of a chunk being written): ``pandas.read_parquet(folder)``
@@ -354,17 +362,34 @@ def _expected(folder: Path, spec: RunSpec | None) -> RunSpec | None:
     path = folder / SPEC_FILE
     if not path.exists():
         return None
-    found = _read_definition(path)
     try:
-        return RunSpec(
-            kind=found["kind"], rules=found["rules"], bots=tuple(found["bots"]),
-            seed=found["seed"], deals=found["deals"], chunk_size=found["chunk_size"],
-            extra=found.get("extra", {}),
-        )  # fmt: skip
+        return _spec_from(_read_definition(path))
     except (KeyError, TypeError):
         raise TarotInputError(
             f"{path} is not a run's definition: delete the folder to start again"
         ) from None
+
+
+def _spec_from(found: dict[str, Any]) -> RunSpec:
+    """The run a definition read from ``_run.json`` describes (``KeyError`` or ``TypeError``
+    when it is not one)."""
+    return RunSpec(
+        kind=found["kind"], rules=found["rules"], bots=tuple(found["bots"]),
+        seed=found["seed"], deals=found["deals"], chunk_size=found["chunk_size"],
+        extra=found.get("extra", {}),
+    )  # fmt: skip
+
+
+def finished_run(folder: str | os.PathLike[str]) -> RunSpec | None:
+    """The run in ``folder`` when every one of its chunks is on disk, else ``None`` (not a
+    run's folder, a definition that cannot be read, or a run not finished). Only the definition
+    and the chunks' names are read: the chunks themselves are checked when they are read."""
+    try:
+        spec = _spec_from(json.loads((Path(folder) / SPEC_FILE).read_text(encoding="utf-8")))
+        chunks = range(spec.chunks)
+    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+        return None
+    return spec if all(chunk_path(folder, c).exists() for c in chunks) else None
 
 
 def iter_chunks(folder: str | os.PathLike[str], spec: RunSpec | None = None) -> Iterator[pa.Table]:
