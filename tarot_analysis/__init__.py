@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+from importlib import import_module
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -49,8 +50,6 @@ def __getattr__(name: str) -> object:
     """The public functions, imported from their modules on first use."""
     if name not in PUBLIC:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    from importlib import import_module
-
     value = getattr(import_module(f"{__name__}.{PUBLIC[name]}"), name)
     globals()[name] = value
     return value
