@@ -156,3 +156,57 @@ def test_the_hand_page_shows_the_odds_and_the_ecarts(
     assert "void D, low cards" in text and "http" not in text.split("<body")[1]
     assert main(["hand", HAND, "--html", "/proc/hand.html"]) == 2
     assert "/proc" in capsys.readouterr().err
+
+
+# The hand of the worked Chavey count; its dog holds a king and two trumps, no bout.
+TAKER = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+TAKER_DOG = "2 3 KS 5D 9C 4C"
+
+
+def test_hand_with_a_dog_counts_it_as_the_takers(capsys: pytest.CaptureFixture[str]) -> None:
+    from tarot_analysis.analyses.ecart import heuristic_ecart
+
+    rules = load_rules("fft-4")
+    common = ["hand", TAKER, "--dog", TAKER_DOG, "--deals", "300", "--ecart-deals", "300"]
+    assert main([*common, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    odds = data["odds"]
+    ecart = heuristic_ecart(TAKER, TAKER_DOG, rules)
+    assert odds["stage"] == "after the écart" and odds["ecart"] == str(ecart)
+    assert odds["suits"]["S"]["king_passes"] is not None and odds["trumps"]["held"] == 7
+    # What this dog brings, as it is: no law of a dog already seen.
+    assert data["dog"] == {} and odds["dog"] == {}
+    assert data["dog_brings"]["bouts"] == [] and data["dog_brings"]["kings"] == ["KS"]
+    # The écart the odds are after is ranked among the others.
+    ideas = [row["why"] for row in data["ecart"]["ecarts"]]
+    assert any("the heuristic bot's écart" in idea for idea in ideas)
+    assert main(common) == 0
+    out = capsys.readouterr().out
+    assert "What this dog brings, 3 2 KS 5D 9C 4C: no bout; 2 trumps; 1 king (KS)" in out
+    assert "What the dog brings (exact" not in out and "bouts: 0:" not in out
+    assert "Each contract, the hand as dealt" in out
+    assert "The figures below are for the hand after the écart." in out
+    assert "Trumps: 7 trumps and the Excuse held" in out
+
+
+def test_hand_with_an_ecart_given_reads_the_odds_after_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: pytest.TempPathFactory
+) -> None:
+    from pathlib import Path
+
+    ecart = "KH 4S JD 8D 5D 4C"  # a king: refused before any deal
+    assert main(["hand", TAKER, "--dog", TAKER_DOG, "--ecart", ecart]) == 2
+    err = capsys.readouterr().err
+    assert "KH is a king" in err and len(err.strip().splitlines()) == 1
+    ecart = "6S 4S CH 8D 5D 4C"
+    page = Path(str(tmp_path)) / "hand.html"
+    args = ["hand", TAKER, "--dog", TAKER_DOG, "--ecart", ecart, "--deals", "300",
+            "--ecart-deals", "300", "--html", str(page), "--json"]  # fmt: skip
+    assert main(args) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["odds"]["ecart"] == str(cards.Hand.parse(ecart))
+    assert data["odds"]["suits"]["H"]["held"] == 4  # the knight of hearts gone
+    assert any("the écart given" in row["why"] for row in data["ecart"]["ecarts"])
+    text = page.read_text(encoding="utf-8")
+    assert 'id="table-hand-stages"' in text and "after the écart" in text
+    assert "What this dog brings" in text and "likeliest values" not in text

@@ -175,6 +175,7 @@ def test_bad_input_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
 def test_the_worked_hand_of_the_docs_is_the_real_output() -> None:
     from pathlib import Path
 
+    from tarot_analysis.analyses.ecart import taker_odds
     from tarot_analysis.deals.odds import odds_text
 
     text = (Path(__file__).parent.parent / "docs" / "odds.md").read_text(encoding="utf-8")
@@ -182,7 +183,8 @@ def test_the_worked_hand_of_the_docs_is_the_real_output() -> None:
     printed = [b for b in blocks if b.startswith("Odds of ")]
     hand = "21 19 12 6 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S 3D"
     assert printed[0].rstrip() == odds_text(hand_odds(hand, load_rules("fft-4")))
-    after = odds_text(hand_odds(hand, load_rules("fft-4"), dog="2 3 KS 5D 9C 4C"))
+    # What the command prints with the dog: the odds after the heuristic bot's écart.
+    after = odds_text(taker_odds(hand, load_rules("fft-4"), dog="2 3 KS 5D 9C 4C"))
     assert after.startswith(printed[1].removesuffix("...\n").rstrip())
 
 
@@ -224,3 +226,125 @@ def test_the_published_table_is_the_same_law_with_each_card_placed_alone() -> No
     # The odds of a hand use the hands as dealt: five hearts held, the dog seen.
     odds = hand_odds(HANDS["fft-4"], load_rules("fft-4"), dog="2 3 KS 5D 9C 4C")
     assert round(100 * (odds.suits["H"].king_passes or 0), 1) == 94.7
+
+
+# The taker's hand with the dog: the hand of the worked Chavey count, and a dog holding a king
+# and two trumps (a king never goes to the écart under the FFT rules).
+TAKER = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+TAKER_DOG = "2 3 KS 5D 9C 4C"
+TAKER_ECART = "6S 4S JD 8D 5D 4C"
+
+
+def test_the_dog_is_the_takers_and_the_ecart_leaves_the_hand() -> None:
+    rules = load_rules("fft-4")
+    with_dog = hand_odds(TAKER, rules, dog=TAKER_DOG)
+    assert with_dog.stage == "with the dog" and len(with_dog.figures_hand) == 24
+    # The king of spades and the dog's two trumps are the taker's now.
+    assert with_dog.suits["S"].held == 3 and with_dog.suits["S"].king_passes is not None
+    assert with_dog.trumps.held == 7 and with_dog.suits["C"].held == 5
+    after = hand_odds(TAKER, rules, dog=TAKER_DOG, ecart=TAKER_ECART)
+    assert after.stage == "after the écart" and len(after.figures_hand) == rules.hand_size
+    ecart = cards.Hand.parse(TAKER_ECART)
+    assert after.ecart == ecart and not set(ecart) & set(after.figures_hand)
+    assert [after.suits[s].held for s in "SHDC"] == [1, 5, 0, 4]
+    assert after.trumps.held == 7 and after.suits["S"].king_passes is not None
+    # The écart's cards are out of play, known to the taker: never missing, in no other hand.
+    for odds in (with_dog, after):
+        assert odds.suits["D"].missing == 14 - 3 and odds.trumps.missing == 21 - 7
+    assert after.ecart_points == 4.0  # 6S 4S 8D 5D 4C at 0.5, JD 1.5: the taker's
+
+
+def test_odds_command_with_the_dog_counts_it_as_the_takers(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["odds", TAKER, "--dog", TAKER_DOG, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["stage"] == "after the écart" and data["ecart_by"] == "the heuristic bot's écart"
+    assert data["suits"]["S"]["king_passes"] is not None  # the KS held
+    assert data["trumps"]["held"] == 7 and data["trumps"]["held_text"] == "7 trumps and the Excuse"
+    held, ecart = cards.Hand.parse(data["held"]), cards.Hand.parse(data["ecart"])
+    assert len(held) == 18 and "KS" in held and not set(held) & set(ecart)
+    assert set(held) | set(ecart) == set(cards.parse_cards(f"{TAKER} {TAKER_DOG}"))
+    assert data["dog"] == {}
+    assert data["dog_brings"] == {
+        "cards": "3 2 KS 5D 9C 4C", "bouts": [], "trumps": 2, "excuse": False,
+        "trumps_text": "2 trumps", "kings": ["KS"], "points": 7.0,
+    }  # fmt: skip
+    assert main(["odds", TAKER, "--dog", TAKER_DOG, "--ecart", TAKER_ECART]) == 0
+    out = capsys.readouterr().out
+    assert "The figures below are for the hand after the écart." in out
+    assert f"the écart:       {cards.Hand.parse(TAKER_ECART)} (given;" in out
+    assert "no bout; 2 trumps; 1 king (KS); 7 card points" in out
+    assert "The dog brings:" not in out and "bouts: 0:" not in out
+
+
+@pytest.mark.parametrize(
+    ("ecart", "says"),
+    [
+        ("KS 4S JD 8D 5D 4C", "KS is a king, which fft-4 never lets go"),
+        ("21 4S JD 8D 5D 4C", "21 is a bout, which fft-4 never lets go"),
+        ("12 4S JD 8D 5D 4C", "12 is a trump, which fft-4 lets go only when fewer than 6"),
+        ("KD 4S JD 8D 5D 4C", "KD is neither in the hand nor in the dog"),
+        ("6S 4S JD 8D 5D", "has 6 cards, as the dog, got 5"),
+        ("6S 4S JD 8D 5D ZZ", "the écart: "),
+    ],
+)
+def test_a_wrong_ecart_is_one_line(
+    capsys: pytest.CaptureFixture[str], ecart: str, says: str
+) -> None:
+    assert main(["odds", TAKER, "--dog", TAKER_DOG, "--ecart", ecart]) == 2
+    err = capsys.readouterr().err
+    assert says in err and len(err.strip().splitlines()) == 1
+    assert main(["odds", TAKER, "--ecart", TAKER_ECART]) == 2
+    assert "give the dog's cards" in capsys.readouterr().err
+
+
+def test_the_ecart_check_is_the_engines() -> None:
+    """Every écart the check accepts the engine accepts, and only those, under rules that
+    forbid kings and bouts (fft-4) and rules that let them go when forced (legacy-4), with hands
+    short of free cards among them."""
+    from tarot_analysis.bots import Bot
+    from tarot_analysis.bots.door import choose_ecart
+    from tarot_analysis.deals.odds import checked_ecart
+    from tarot_analysis.engine.params import engine_rules
+
+    rng = np.random.default_rng(5)
+    for name in ("fft-4", "legacy-4"):
+        rules = load_rules(name)
+        p, row = engine_rules(rules).params, Bot.parse("heuristic").row()
+        accepted = 0
+        for trial in range(300):
+            # A hand of many trumps and kings now and then, so that few cards may go freely.
+            weights = np.where(np.arange(78) >= 56, 6.0 if trial % 3 == 0 else 1.0, 1.0)
+            pool = rng.choice(78, size=24, replace=False, p=weights / weights.sum())
+            hand, dog = cards.Hand(pool[:18].tolist()), cards.Hand(pool[18:].tolist())
+            ecart = rng.choice(pool, size=6, replace=False).tolist()
+            lo, hi = cards.to_mask(pool.tolist())
+            script = cards.to_mask(ecart)
+            _, _, legal = choose_ecart(
+                row, np.uint64(lo), np.uint64(hi), 6, np.uint64(script[0]), np.uint64(script[1]),
+                p, np.ones(4, dtype=np.uint64),
+            )  # fmt: skip
+            try:
+                checked_ecart(hand, dog, cards.Hand(ecart), rules)
+                accepted += 1
+                assert legal, (name, cards.format_cards(ecart))
+            except TarotInputError:
+                assert not legal, (name, cards.format_cards(ecart))
+        assert 0 < accepted < 300
+
+
+def test_hand_and_odds_count_the_trumps_alike(capsys: pytest.CaptureFixture[str]) -> None:
+    """Five trumps and the Excuse: the count of Chavey (which counts the Excuse among them) and
+    the odds say it in the same words, from the same count."""
+    from tarot_analysis.deals.evaluators import chavey_sum
+    from tarot_analysis.deals.odds import odds_text
+
+    hand = cards.Hand.parse(TAKER)
+    assert hand.trumps_text == "5 trumps and the Excuse"
+    assert "the Petit among 5 trumps and the Excuse: 7" in chavey_sum(hand)
+    assert "5 trumps and the Excuse, 2 each: 12" in chavey_sum(hand)
+    assert "6 trumps" not in chavey_sum(hand)
+    assert "Trumps: 5 trumps and the Excuse held, 16 trumps missing" in odds_text(
+        hand_odds(hand, load_rules("fft-4"))
+    )

@@ -20,6 +20,9 @@ that may be discarded freely (no king, no trump, no Excuse under the FFT rules):
 When fewer cards than the écart may be discarded freely, the one écart the rules leave is
 formed: every free card, then the lowest trumps allowed (shown to the defence, as the rules
 say).
+
+Beside them is ranked the player's own écart when given, else the heuristic bot's (the one
+:func:`taker_odds` reads the odds after), its idea said as such.
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 import pandas as pd
 
-from tarot_analysis.deals.odds import seen_cards
+from tarot_analysis.deals.odds import HandOdds, checked_ecart, hand_odds, seen_cards
 from tarot_analysis.errors import TarotInputError, seat_number
 from tarot_analysis.game import cards
 from tarot_analysis.runs.simulate import json_value
@@ -43,10 +46,14 @@ from tarot_analysis.stats import Z_95
 if TYPE_CHECKING:
     from tarot_analysis.game.rules import Rules
 
-__all__ = ["EcartAdvice", "candidate_ecarts", "ecart_advice"]
+__all__ = ["EcartAdvice", "candidate_ecarts", "ecart_advice", "heuristic_ecart", "taker_odds"]
 
 #: Deals played per candidate by default.
 DEFAULT_DEALS: Final = 2_000
+#: The bot whose écart is taken when none is given.
+ECART_BOT: Final = "heuristic"
+#: The écart's origin as the odds tell it, when the bot chose it.
+ECART_BY_BOT: Final = f"the {ECART_BOT} bot's écart"
 
 
 @dataclass(frozen=True)
@@ -162,6 +169,74 @@ def candidate_ecarts(hand: cards.Hand, dog: cards.Hand, rules: Rules) -> dict[st
     return found
 
 
+def heuristic_ecart(hand: cards.Hand | str, dog: cards.Hand | str, rules: Rules) -> cards.Hand:
+    """The écart the heuristic bot makes with ``hand`` and the ``dog`` it took: the one the
+    tables of this toolkit play (:func:`tarot_analysis.bots.door.choose_ecart`).
+
+    >>> from tarot_analysis.game.rules import load_rules
+    >>> hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    >>> str(heuristic_ecart(hand, "2 3 KS 5D 9C 4C", load_rules("fft-4")))
+    'CH JD 8D 5D QC CC'
+    """
+    # imported here: the compiled bots, which reading an EcartAdvice does not need
+    from tarot_analysis.bots import Bot
+    from tarot_analysis.bots.door import choose_ecart
+    from tarot_analysis.engine.params import engine_rules
+
+    held, seen = seen_cards(hand, dog, rules)
+    if seen is None:
+        raise TarotInputError("an écart is made with the dog: give the dog's cards")
+    lo, hi = cards.to_mask(held.cards + seen.cards)
+    zero = np.uint64(0)
+    no_draw = np.ones(4, dtype=np.uint64)  # the heuristic draws nothing
+    chosen_lo, chosen_hi, _ = choose_ecart(
+        Bot.parse(ECART_BOT).row(), np.uint64(lo), np.uint64(hi), rules.dog_size, zero, zero,
+        engine_rules(rules).params, no_draw,
+    )  # fmt: skip
+    return cards.Hand.from_mask(int(chosen_lo), int(chosen_hi))
+
+
+def taker_odds(
+    hand: cards.Hand | str,
+    rules: Rules,
+    *,
+    seat: int = 0,
+    dog: cards.Hand | str | None = None,
+    ecart: cards.Hand | str | None = None,
+) -> HandOdds:
+    """The exact odds of ``hand`` at ``seat`` (:func:`tarot_analysis.deals.odds.hand_odds`);
+    with ``dog`` the seat takes it, and the odds are of the hand it keeps after ``ecart``, or,
+    none given, after the heuristic bot's écart (:func:`heuristic_ecart`)."""
+    if dog is None or ecart is not None:
+        return hand_odds(hand, rules, seat=seat, dog=dog, ecart=ecart)
+    held, seen = seen_cards(hand, dog, rules)
+    assert seen is not None
+    chosen = heuristic_ecart(held, seen, rules)
+    return hand_odds(held, rules, seat=seat, dog=seen, ecart=chosen, ecart_by=ECART_BY_BOT)
+
+
+def _with_own(
+    candidates: dict[str, list[int]],
+    hand: cards.Hand,
+    dog: cards.Hand,
+    rules: Rules,
+    ecart: cards.Hand | str | None,
+) -> dict[str, list[int]]:
+    """The candidates and the player's écart (or the heuristic bot's), named for what it is:
+    the candidate of the same cards renamed, else one more candidate."""
+    if ecart is None:
+        own, whose = heuristic_ecart(hand, dog, rules), ECART_BY_BOT
+    else:
+        own, whose = checked_ecart(hand, dog, ecart, rules), "the écart given"
+    chosen = sorted(own.cards)
+    if chosen not in candidates.values():
+        return candidates | {whose: chosen}
+    return {
+        (f"{name}; {whose}" if ecart_cards == chosen else name): ecart_cards
+        for name, ecart_cards in candidates.items()
+    }
+
+
 def _deals_around(
     hand: cards.Hand, dog: cards.Hand, rules: Rules, seat: int, deals: int, seed: int
 ) -> npt.NDArray[np.uint64]:
@@ -195,9 +270,11 @@ def ecart_advice(
     deals: int = DEFAULT_DEALS,
     bots: str | Sequence[str] = "heuristic",
     seed: int = 1,
+    ecart: cards.Hand | str | None = None,
 ) -> EcartAdvice:
     """Rank the candidate écarts of ``hand`` with ``dog`` by the taker's mean score in
-    ``contract`` over ``deals`` deals (the same deals for each)."""
+    ``contract`` over ``deals`` deals (the same deals for each): those of the rule, and
+    ``ecart`` (checked) or, none given, the heuristic bot's."""
     # imported here: the table and its compiled bots, which reading an EcartAdvice does not need
     from tarot_analysis.table.play import _bot_rng, _table
 
@@ -211,7 +288,7 @@ def ecart_advice(
     seat = seat_number(seat, rules.players)
     if deals < 2:
         raise TarotInputError(f"give at least 2 deals, got {deals}")
-    candidates = candidate_ecarts(held, seen, rules)
+    candidates = _with_own(candidate_ecarts(held, seen, rules), held, seen, rules, ecart)
     masks = _deals_around(held, seen, rules, seat, deals, seed)
     forced = np.full((deals, 4), -1, dtype=np.int64)
     forced[:, 0], forced[:, 1] = seat, names.index(contract)
@@ -219,10 +296,10 @@ def ecart_advice(
     scores = {}
     redeal = np.zeros(deals, dtype=bool)
     table = _table(rules, deals, bots, seed, forced, deals)
-    for name, ecart in candidates.items():
+    for name, discard in candidates.items():
         result = table.empty(deals, keep_tricks=True)
         result.masks[:] = masks
-        script_ecart = np.tile(np.array(cards.to_mask(ecart), dtype=np.uint64), (deals, 1))
+        script_ecart = np.tile(np.array(cards.to_mask(discard), dtype=np.uint64), (deals, 1))
         forced_rows = table.forced_rows(0, deals)
         table.play_masks(result, forced_rows, _bot_rng(table.root, 0), free_play, script_ecart)
         played = result.scores()

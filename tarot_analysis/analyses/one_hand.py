@@ -2,7 +2,9 @@
 
 The rest of the pack is dealt around the hand many times; each deal is played under every
 contract (:mod:`tarot_analysis.analyses.counterfactual`) with the given bots, and in 5 and 6 players
-under every card the taker could call. What the dog brings is exact (hypergeometric).
+under every card the taker could call. What the dog brings is exact (hypergeometric); a dog
+given (seen) is told as it is instead. The contracts are played with the hand as dealt, the dog
+unknown: the bid is made before the dog is seen.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from tarot_analysis.analyses.counterfactual import (
     play_every_contract,
 )
 from tarot_analysis.deals import evaluators
-from tarot_analysis.deals.odds import dog_laws
+from tarot_analysis.deals.odds import dog_content, dog_laws, seen_cards
 from tarot_analysis.engine.core import call_candidates, second_call_candidates
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
@@ -41,11 +43,13 @@ class HandAnalysis:
     bots: tuple[str, ...]
     outcomes: ContractOutcomes  # under the best call, in 5 and 6 players
     calls: pd.DataFrame  # per candidate call: the best contract and its mean score
-    dog: dict[str, pd.Series]  # exact distributions of what the dog holds
+    dog: dict[str, pd.Series]  # exact distributions of what the dog holds; empty when seen
     evaluations: dict[str, int]
     #: The best call against the runner-up, each with its best contract, deal by deal on the
     #: same deals (``None`` without a call).
     call_choice: dict[str, Any] | None = None
+    #: The dog given, seen: what it holds (:func:`tarot_analysis.deals.odds.dog_content`).
+    dog_brings: dict[str, Any] | None = None
 
     @property
     def recommended(self) -> str:
@@ -115,6 +119,7 @@ class HandAnalysis:
             "dog": {
                 name: {str(k): float(v) for k, v in law.items()} for name, law in self.dog.items()
             },
+            "dog_brings": self.dog_brings,
         }
 
 
@@ -149,14 +154,18 @@ def analyse_hand(
     seed: int | None = 1,
     threads: int | None = None,
     client: Any = None,
+    dog: cards.Hand | str | None = None,
 ) -> HandAnalysis:
     """Deal the rest of the pack around ``hand`` ``deals`` times and play every contract.
 
     ``client``: a Dask client whose workers play the chunks (the same result as threads).
+    ``dog``: the dog's cards, once seen: what it brings is then told as it is, not as a law
+    (the contracts are still played on deals whose dog is unknown, as when bidding).
     """
     held = hand if isinstance(hand, cards.Hand) else cards.Hand.parse(hand, size=rules.hand_size)
     if len(held) != rules.hand_size:
         raise TarotInputError(f"a hand of {rules.hand_size} cards was expected, got {len(held)}")
+    seen_dog = None if dog is None else seen_cards(held, dog, rules)[1]
     if rules.tarocco is not None:
         raise TarotInputError(f"{rules.name} has no contracts: there is no bid to advise")
     lo, hi = held.mask
@@ -209,6 +218,7 @@ def analyse_hand(
     call_choice = paired_choice(pd.DataFrame(by_call)) if len(by_call) > 1 else None
     return HandAnalysis(
         rules=rules, hand=held, seat=seat, deals=deals, bots=best.bots, outcomes=best,
-        calls=calls, dog=dog_laws(held, rules), evaluations=evaluations,
-        call_choice=call_choice,
+        calls=calls, dog=dog_laws(held, rules) if seen_dog is None else {},
+        evaluations=evaluations, call_choice=call_choice,
+        dog_brings=None if seen_dog is None else dog_content(seen_dog, rules),
     )  # fmt: skip

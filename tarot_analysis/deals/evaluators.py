@@ -367,18 +367,19 @@ def chavey_sum(hand_or_masks: Hand | tuple[int, int]) -> str:
     on), and the voids and singletons a Garde sans or a Garde contre adds, if any.
 
     >>> chavey_sum(Hand.parse("21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"))
-    'the 21: 10 + the Excuse: 8 + the Petit with 6 trumps: 7 + 6 trumps × 2: 12 + majors: 4 + honours: 14 + long suits: 5 = 60'
+    'the 21: 10 + the Excuse: 8 + the Petit among 5 trumps and the Excuse: 7 + 5 trumps and the Excuse, 2 each: 12 + majors: 4 + honours: 14 + long suits: 5 = 60'
     >>> chavey_sum(Hand.parse("21 20 19 16 14 12 8 E KH QH 8H 5H 4H 2H KD 9C 8C 3C")).split("; ")[1]
     'with voids and singletons: 77'
     """  # noqa: E501
     lo, hi = _hand_masks(hand_or_masks)
     parts = {name: int(value) for name, value in chavey_parts(lo, hi).items()}
-    trumps = int(np.bitwise_count(np.uint64(hi)))
+    # The trumps in the words of every command (the Excuse named apart), though it counts here.
+    trumps = Hand.from_mask(int(lo), int(hi)).trumps_text
     labels = {
         "twenty_one": "the 21",
         "excuse": "the Excuse",
-        "petit": f"the Petit with {trumps} trumps",
-        "trump_length": f"{trumps} trumps × {TRUMP_VALUE}",
+        "petit": f"the Petit among {trumps}",
+        "trump_length": f"{trumps}, {TRUMP_VALUE} each",
         "majors": "majors",
         "major_sequences": "runs of majors",
         "honours": "honours",

@@ -15,6 +15,13 @@ computed here with exact integer arithmetic (``math.comb`` and ``fractions.Fract
 * bouts: where each bout the hand lacks can be (each other seat, the dog);
 * the dog (when not seen): what it brings, by law of its bouts, trumps, kings and points.
 
+The dog given (``dog=``), the seat is the taker who took it: the dog's cards are its own, and
+the figures are for its hand with the dog (all the cards it holds before the écart) or, with
+``ecart=`` (checked against the preset's rules: :func:`checked_ecart`), for the hand it keeps
+after the écart, the écart's cards out of play and known to it. :attr:`HandOdds.stage` says
+which: ``as dealt``, ``with the dog`` or ``after the écart``; the dog's own content is then
+told exactly (:func:`dog_content`) instead of a law.
+
 The model: the deal is uniform and nothing but the hand (and the dog, if given) has been seen;
 no bid, call or card played is read. In five and six players the other players include the
 taker's partner(s), unknown until the called card shows: their hands are counted as any other.
@@ -43,11 +50,16 @@ if TYPE_CHECKING:
     from tarot_analysis.game.rules import Rules
 
 __all__ = [
+    "STAGES",
     "HandOdds",
     "Split",
     "SuitOdds",
     "TrumpOdds",
+    "checked_ecart",
+    "dog_content",
     "dog_laws",
+    "dog_text",
+    "ecart_choices",
     "hand_odds",
     "odds_text",
     "seen_cards",
@@ -58,6 +70,9 @@ __all__ = [
 PETIT_SHORT: Final = (1, 2, 3)
 LEVELS: Final = ("simple", "double", "triple")
 BOUT_NAMES: Final = {cards.PETIT: "petit", cards.TWENTY_ONE: "twenty_one", cards.EXCUSE: "excuse"}
+#: Which hand the figures are for: the hand as dealt (the dog unseen), the taker's hand with
+#: the dog it took (before the écart), or the hand it keeps after the écart.
+STAGES: Final = ("as dealt", "with the dog", "after the écart")
 
 #: One line per question: what each value assumes.
 MODELS: Final = {
@@ -73,7 +88,7 @@ MODELS: Final = {
     "poignee": "Another player holds at least the level's number of trumps with the Excuse.",
     "petit_short": "The Petit is in another hand holding 1 to n other trumps (the Excuse not "
     "counted): short, so easy to catch; alone (a Petit sec) it would be redealt.",
-    "bouts": "Where a bout the hand lacks can be: each other seat, and the dog.",
+    "bouts": "Where a bout the hand lacks can be: each other seat{dog}.",
     "partners": "In {players} players the other hands include the partner(s) of a call, unknown "
     "until the called card shows: counted as any other hand.",
 }
@@ -118,7 +133,11 @@ class TrumpOdds:
 
 @dataclass(frozen=True)
 class HandOdds:
-    """Everything :func:`hand_odds` found, with the model each value assumes."""
+    """Everything :func:`hand_odds` found, with the model each value assumes.
+
+    ``hand`` is the hand as dealt; ``held`` the hand the figures are for (:attr:`stage`): the
+    hand as dealt, or the taker's with the dog, or what it keeps after ``ecart``.
+    """
 
     rules_name: str
     hand: cards.Hand
@@ -130,6 +149,17 @@ class HandOdds:
     bouts: dict[str, dict[str, float]]  # bout: {"seat N" or "dog": probability}
     dog: dict[str, dict[str, float]]  # feature: {value: probability}; empty when seen
     models: dict[str, str]
+    held: cards.Hand | None = None  # None: the hand as dealt
+    stage: str = STAGES[0]
+    ecart: cards.Hand | None = None
+    ecart_by: str | None = None  # who chose the écart: "given", or the bot whose it is
+    ecart_points: float | None = None  # the écart's card points, the taker's
+    dog_brings: dict[str, Any] | None = None  # the dog seen: what it holds (dog_content)
+
+    @property
+    def figures_hand(self) -> cards.Hand:
+        """The hand the figures are for (see :attr:`stage`)."""
+        return self.hand if self.held is None else self.held
 
     def to_json(self) -> dict[str, Any]:
         def splits(items: Sequence[Split]) -> list[dict[str, Any]]:
@@ -143,6 +173,12 @@ class HandOdds:
             "hand": str(self.hand),
             "seat": self.seat,
             "dog_seen": None if self.dog_seen is None else str(self.dog_seen),
+            "stage": self.stage,
+            "held": str(self.figures_hand),
+            "ecart": None if self.ecart is None else str(self.ecart),
+            "ecart_by": self.ecart_by,
+            "ecart_points": self.ecart_points,
+            "dog_brings": self.dog_brings,
             "others": [f"seat {s}" for s in self.others],
             "suits": {
                 letter: {
@@ -156,6 +192,8 @@ class HandOdds:
             },
             "trumps": {
                 "held": self.trumps.held,
+                "excuse_held": self.figures_hand.has_excuse,
+                "held_text": self.figures_hand.trumps_text,
                 "missing": self.trumps.missing,
                 "splits": splits(self.trumps.splits),
                 "poignee": self.trumps.poignee,
@@ -320,6 +358,133 @@ def dog_laws(hand: cards.Hand, rules: Rules) -> dict[str, Any]:
     }
 
 
+def _card_points(ids: Iterable[int], rules: Rules) -> float:
+    """The card points of ``ids`` under the preset's count."""
+    points = rules.card_points
+
+    def worth(card: int) -> float:
+        if cards.IS_BOUT[card]:
+            return points.bout
+        for kind, value in (
+            (cards.IS_KING, points.king), (cards.IS_QUEEN, points.queen),
+            (cards.IS_KNIGHT, points.knight), (cards.IS_JACK, points.jack),
+        ):  # fmt: skip
+            if kind[card]:
+                return value
+        return points.other
+
+    return sum(worth(card) for card in ids)
+
+
+def dog_content(dog: cards.Hand, rules: Rules) -> dict[str, Any]:
+    """What a dog seen holds, exactly: its cards, bouts, trumps (the Excuse apart, as everywhere),
+    kings and card points (the preset's count).
+
+    >>> from tarot_analysis.game.rules import load_rules
+    >>> dog_content(cards.Hand("2 3 KS 5D 9C 4C"), load_rules("fft-4"))["kings"]
+    ['KS']
+    """
+    ids = list(dog.cards)
+    return {
+        "cards": str(dog),
+        "bouts": [cards.card_name(c) for c in cards.display_sorted(ids) if cards.IS_BOUT[c]],
+        "trumps": dog.trumps,
+        "excuse": dog.has_excuse,
+        "trumps_text": dog.trumps_text,
+        "kings": [cards.card_name(c) for c in cards.display_sorted(ids) if cards.IS_KING[c]],
+        "points": _card_points(ids, rules),
+    }
+
+
+def dog_text(content: Mapping[str, Any]) -> str:
+    """``no bout; 2 trumps; 1 king (KS); 7 card points``."""
+
+    def named(kind: str, names: list[str]) -> str:
+        if not names:
+            return f"no {kind}"
+        return f"{len(names)} {kind}{'s' * (len(names) > 1)} ({' '.join(names)})"
+
+    return "; ".join(
+        [
+            named("bout", content["bouts"]),
+            content["trumps_text"],
+            named("king", content["kings"]),
+            f"{content['points']:g} card points",
+        ]
+    )
+
+
+def ecart_choices(pool: Iterable[int], rules: Rules) -> tuple[list[int], list[int]]:
+    """The cards of ``pool`` (a taker's hand with the dog) that may go to the écart freely, and
+    those the preset lets go only when too few others may (``if_forced``): kings, bouts and
+    other trumps each as ``rules.ecart`` says, as the engine reads them
+    (:func:`tarot_analysis.engine.core.ecart_sets`)."""
+    free, forced = [], []
+    for card in sorted(pool):
+        allowance = "allowed"
+        if cards.IS_KING[card]:
+            allowance = rules.ecart.kings
+        elif cards.IS_BOUT[card]:
+            allowance = rules.ecart.bouts
+        elif cards.IS_TRUMP[card]:
+            allowance = rules.ecart.trumps
+        if allowance == "allowed":
+            free.append(card)
+        elif allowance == "if_forced":
+            forced.append(card)
+    return free, forced
+
+
+def _kind_of(card: int) -> str:
+    if cards.IS_KING[card]:
+        return "a king"
+    return "a bout" if cards.IS_BOUT[card] else "a trump"
+
+
+def checked_ecart(
+    hand: cards.Hand, dog: cards.Hand, ecart: cards.Hand | str, rules: Rules
+) -> cards.Hand:
+    """``ecart`` checked as the écart of the taker holding ``hand`` who took ``dog``: as many
+    cards as the dog, each from the hand or the dog, each one the preset lets go (a king, a
+    bout or a trump only as ``rules.ecart`` allows, and then only after every card that may go
+    freely); a ``TarotInputError`` saying which card breaks which rule otherwise."""
+    try:
+        chosen = ecart if isinstance(ecart, cards.Hand) else cards.Hand.parse(ecart)
+    except TarotInputError as error:
+        raise TarotInputError(f"the écart: {error}") from None
+    count = rules.dog_size
+    if len(chosen) != count:
+        raise TarotInputError(
+            f"the écart of {rules.name} has {count} cards, as the dog, got {len(chosen)}"
+        )
+    pool = set(hand.cards) | set(dog.cards)
+    for card in cards.display_sorted(chosen.cards):
+        if card not in pool:
+            raise TarotInputError(
+                f"the écart: {cards.card_name(card)} is neither in the hand nor in the dog"
+            )
+    free, forced = ecart_choices(pool, rules)
+    short = len(free) < count
+    for card in cards.display_sorted(chosen.cards):
+        if card in free or (short and card in forced):
+            continue
+        name, kind = cards.card_name(card), _kind_of(card)
+        if card in forced:
+            raise TarotInputError(
+                f"the écart: {name} is {kind}, which {rules.name} lets go only when fewer than "
+                f"{count} other cards may go ({len(free)} may here)"
+            )
+        raise TarotInputError(f"the écart: {name} is {kind}, which {rules.name} never lets go")
+    kept = [card for card in free if card not in chosen]
+    if short and kept:
+        raise TarotInputError(
+            f"the écart: {cards.card_name(kept[0])} must go before any "
+            f"{_kind_of(next(c for c in chosen.cards if c not in free))[2:]}: under "
+            f"{rules.name} every card that may go freely goes first"
+        )
+    return chosen
+
+
 def seen_cards(
     hand: cards.Hand | str, dog: cards.Hand | str | None, rules: Rules
 ) -> tuple[cards.Hand, cards.Hand | None]:
@@ -347,23 +512,57 @@ def seen_cards(
     return held, seen
 
 
+def _taker_hand(
+    dealt: cards.Hand,
+    dog: cards.Hand | None,
+    ecart: cards.Hand | str | None,
+    rules: Rules,
+) -> tuple[cards.Hand, str, cards.Hand | None]:
+    """The hand the figures are for, its stage (:data:`STAGES`) and the écart checked."""
+    if dog is None:
+        if ecart is not None:
+            raise TarotInputError("an écart is made with the dog: give the dog's cards too")
+        return dealt, STAGES[0], None
+    taken = cards.Hand(dealt.cards + dog.cards)
+    if ecart is None:
+        return taken, STAGES[1], None
+    discarded = checked_ecart(dealt, dog, ecart, rules)
+    kept = cards.Hand(c for c in taken.cards if c not in discarded)
+    return kept, STAGES[2], discarded
+
+
 def hand_odds(
     hand: cards.Hand | str,
     rules: Rules,
     *,
     seat: int = 0,
     dog: cards.Hand | str | None = None,
+    ecart: cards.Hand | str | None = None,
+    ecart_by: str = "given",
 ) -> HandOdds:
-    """The exact odds of ``hand`` at ``seat`` under ``rules``; with ``dog`` (the dog's cards,
-    once seen) the unseen cards lie in the other hands only."""
-    held, seen_dog = seen_cards(hand, dog, rules)
+    """The exact odds of ``hand`` at ``seat`` under ``rules``.
+
+    With ``dog`` (the dog's cards, once seen) the seat is the taker who took it: the figures
+    are for its hand with the dog, or, with ``ecart`` (checked: :func:`checked_ecart`), for the
+    hand it keeps after the écart; the unseen cards lie in the other hands only. ``ecart_by``
+    says who chose the écart (``given``, or a bot's name), for the reader.
+
+    >>> from tarot_analysis.game.rules import load_rules
+    >>> hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    >>> dog, ecart = "2 3 KS 5D 9C 4C", "6S 4S JD 8D 5D 4C"
+    >>> odds = hand_odds(hand, load_rules("fft-4"), dog=dog, ecart=ecart)
+    >>> odds.stage, odds.trumps.held, odds.suits["S"].held, odds.dog_brings["kings"]
+    ('after the écart', 7, 1, ['KS'])
+    """
+    dealt, seen_dog = seen_cards(hand, dog, rules)
+    held, stage, discarded = _taker_hand(dealt, seen_dog, ecart, rules)
     seat = seat_number(seat, rules.players)
     others = tuple((seat + k) % rules.players for k in range(1, rules.players))
     other_sizes = (rules.hand_size,) * len(others)
     dog_size = 0 if seen_dog is not None else rules.dog_size
     has_dog = dog_size > 0
     capacities = other_sizes + ((dog_size,) if has_dog else ())
-    seen = _seen(held, seen_dog)
+    seen = _seen(dealt, seen_dog)
     unseen = cards.N_CARDS - len(seen)
     ids = range(cards.N_CARDS)
 
@@ -393,7 +592,7 @@ def hand_odds(
     }
     petit_out = cards.PETIT not in seen
     trumps = TrumpOdds(
-        held=sum(c in held for c in trump_ids),
+        held=held.trumps,
         missing=missing_trumps,
         splits=_patterns(trump_law, len(others), has_dog),
         poignee=poignee,
@@ -414,28 +613,63 @@ def hand_odds(
         feature: {f"{k:g}": float(v) for k, v in law.items() if v > 0}
         for feature, law in laws.items()
     }
-    where_dog = " and the dog" if has_dog else " (the dog seen)"
-    models = {
-        name: text.format(dog=where_dog if name == "deal" else "; then the dog's" * has_dog,
-                          players=rules.players)
-        for name, text in MODELS.items()
-        if name != "partners" or rules.players >= 5
-    }  # fmt: skip
-    if rules.tarocco is not None:
-        models["poignee"] += " Tarocco scores no poignée: read it as a long trump suit."
     return HandOdds(
-        rules_name=rules.name, hand=held, seat=seat, dog_seen=seen_dog, others=others,
-        suits=suits, trumps=trumps, bouts=bouts, dog=dog_odds, models=models,
+        rules_name=rules.name, hand=dealt, seat=seat, dog_seen=seen_dog, others=others,
+        suits=suits, trumps=trumps, bouts=bouts, dog=dog_odds,
+        models=_models(rules, has_dog, stage), held=held,
+        stage=stage, ecart=discarded, ecart_by=None if discarded is None else ecart_by,
+        ecart_points=None if discarded is None else _card_points(discarded.cards, rules),
+        dog_brings=None if seen_dog is None else dog_content(seen_dog, rules),
     )  # fmt: skip
 
 
-def odds_text(odds: HandOdds) -> str:
-    """The odds as a player reads them: one block per question, its model in one line."""
+def _models(rules: Rules, has_dog: bool, stage: str) -> dict[str, str]:
+    """The sentence of each question's model, said for this preset and this stage."""
+    where_dog = {
+        STAGES[0]: " and the dog" if has_dog else "",
+        STAGES[1]: " (the dog taken by this seat, its own)",
+        STAGES[2]: " (the dog taken by this seat, the écart out of play, both known to it)",
+    }[stage]
+    dog = {"deal": where_dog, "bouts": ", and the dog" * has_dog}
+    models = {
+        name: text.format(dog=dog.get(name, "; then the dog's" * has_dog), players=rules.players)
+        for name, text in MODELS.items()
+        if name != "partners" or rules.players >= 5
+    }
+    if rules.tarocco is not None:
+        models["poignee"] += " Tarocco scores no poignée: read it as a long trump suit."
+    return models
+
+
+def _hand_lines(odds: HandOdds) -> list[str]:
+    """Which hand the figures are for: the hand as dealt, or the taker's stages with the dog."""
+    if odds.dog_seen is None:
+        return [
+            f"Odds of {odds.hand} — {odds.rules_name}, seat {odds.seat}; the figures are for "
+            "the hand as dealt, the dog unseen"
+        ]
+    taken = cards.Hand(odds.hand.cards + odds.dog_seen.cards)
     lines = [
-        f"Odds of {odds.hand} — {odds.rules_name}, seat {odds.seat}"
-        + (f", dog seen: {odds.dog_seen}" if odds.dog_seen is not None else ""),
-        f"Model: {odds.models['deal']}",
+        f"Odds of seat {odds.seat}'s hand {odds.stage} — {odds.rules_name}; the seat takes "
+        "the dog, its cards are its own",
+        f"  as dealt:        {odds.hand}",
+        f"  the dog:         {odds.dog_seen}: {dog_text(odds.dog_brings or {})}",
+        f"  with the dog:    {taken} ({len(taken)} cards)",
     ]
+    if odds.ecart is not None:
+        lines += [
+            f"  the écart:       {odds.ecart} ({odds.ecart_by}; {odds.ecart_points:g} card "
+            "points, the taker's)",
+            f"  after the écart: {odds.figures_hand} ({len(odds.figures_hand)} cards)",
+        ]
+    lines.append(f"The figures below are for the hand {odds.stage}.")
+    return lines
+
+
+def odds_text(odds: HandOdds) -> str:
+    """The odds as a player reads them: which hand they are for, then one block per question,
+    its model in one line."""
+    lines = [*_hand_lines(odds), f"Model: {odds.models['deal']}"]
     if "partners" in odds.models:
         lines.append(odds.models["partners"])
     lines += [
@@ -455,7 +689,8 @@ def odds_text(odds: HandOdds) -> str:
     shapes = ", ".join(f"{s.text()} {s.probability:.1%}" for s in trumps.splits[:4])
     lines += [
         "",
-        f"Trumps: {trumps.held} held, {trumps.missing} missing; likeliest splits: {shapes}",
+        f"Trumps: {odds.figures_hand.trumps_text} held, {trumps.missing} trumps missing; "
+        f"likeliest splits: {shapes}",
         "  another player holds a poignée: "
         + ", ".join(f"{level} {p:.2%}" for level, p in trumps.poignee.items()),
     ]

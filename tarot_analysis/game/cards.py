@@ -554,6 +554,16 @@ def format_cards(cards: Iterable[int]) -> str:
     return " ".join(_CARD_TOKENS[card] for card in display_sorted(cards))
 
 
+def trumps_text(trumps: int, excuse: bool) -> str:
+    """``trumps`` trumps (the Excuse not among them) and, if ``excuse``, the Excuse, in words.
+
+    >>> trumps_text(5, True), trumps_text(0, False)
+    ('5 trumps and the Excuse', 'no trump')
+    """
+    count = "no trump" if trumps == 0 else f"{trumps} trump{'s' * (trumps != 1)}"
+    return f"{count} and the Excuse" if excuse else count
+
+
 # --------------------------------------------------------------------------------------------
 # Hand
 # --------------------------------------------------------------------------------------------
@@ -676,6 +686,16 @@ class Hand:
     def has_excuse(self) -> bool:
         """Whether the hand holds the Excuse."""
         return bool(self._hi & EXCUSE_BIT_HI)
+
+    @property
+    def trumps_text(self) -> str:
+        """The hand's trumps in words, the Excuse named apart (it is no trump, yet counts beside
+        them for a poignée and for Chavey's count): every command says them this way.
+
+        >>> Hand("21 19 12 6 1 E KH").trumps_text, Hand("E").trumps_text, Hand("7").trumps_text
+        ('5 trumps and the Excuse', 'no trump and the Excuse', '1 trump')
+        """
+        return trumps_text(self.trumps, self.has_excuse)
 
     @property
     def has_petit(self) -> bool:

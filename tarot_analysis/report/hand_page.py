@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tarot_analysis.deals.odds import dog_text
+from tarot_analysis.game.cards import Hand
 from tarot_analysis.report.html import (
     Caption,
     Section,
@@ -53,8 +55,10 @@ def _contracts(analysis: HandAnalysis) -> Table:
             f"({choice['ci_low']:+.1f} to {choice['ci_high']:+.1f}) deal by deal{tie}"
         )
     caption = _caption(
-        "Each contract played on the same deals", analysis.rules.name,
-        bots_text(analysis.bots), "counterfactual (the hand takes every contract)",
+        "Each contract played on the same deals, the hand as dealt", analysis.rules.name,
+        bots_text(analysis.bots),
+        "counterfactual (the hand as dealt takes every contract; the bid comes before the dog "
+        "is seen)",
         f"{analysis.deals:,} deals dealt around the hand",
         "Wilson 95% on success, normal 95% on the mean score",
     )  # fmt: skip
@@ -87,9 +91,32 @@ def _calls(analysis: HandAnalysis) -> Table | None:
     return Table("hand-calls", caption, header, rows)
 
 
+def _stages(odds: HandOdds) -> Table | None:
+    """The taker's hand as dealt, with the dog it took, its écart and what it keeps."""
+    if odds.dog_seen is None or odds.dog_brings is None:
+        return None
+    rows = [
+        ["as dealt", str(odds.hand)],
+        ["the dog", f"{odds.dog_seen}: {dog_text(odds.dog_brings)}"],
+        ["with the dog", str(Hand(odds.hand.cards + odds.dog_seen.cards))],
+    ]
+    if odds.ecart is not None:
+        rows += [
+            ["the écart", f"{odds.ecart} ({odds.ecart_by}; {odds.ecart_points:g} card points)"],
+            ["after the écart", str(odds.figures_hand)],
+        ]
+    caption = _caption(
+        "The taker's hand: the odds below are for the hand " + odds.stage, odds.rules_name,
+        "none (the cards alone)", "exact", "one hand", "none: the cards as they are",
+    )  # fmt: skip
+    return Table("hand-stages", caption, ["stage", "cards"], rows)
+
+
 def _odds_tables(odds: HandOdds) -> list[Table]:
     exact = {"rules": odds.rules_name, "bots": "none (the cards alone decide it)"}
-    n = "every deal of the unseen cards" + ("" if odds.dog_seen is None else ", the dog seen")
+    n = f"every deal of the unseen cards, the hand {odds.stage}" + (
+        "" if odds.dog_seen is None else " (the dog taken by this seat)"
+    )
     suits = [
         [
             letter,
@@ -102,7 +129,10 @@ def _odds_tables(odds: HandOdds) -> list[Table]:
         for letter, suit in odds.suits.items()
     ]
     trumps = odds.trumps
-    trump_rows = [["missing trumps", str(trumps.missing)]]
+    trump_rows = [
+        ["held", odds.figures_hand.trumps_text],
+        ["missing trumps", str(trumps.missing)],
+    ]
     trump_rows += [
         [
             "likeliest splits",
@@ -143,7 +173,20 @@ def _odds_tables(odds: HandOdds) -> list[Table]:
             note=odds.models["poignee"] + " " + odds.models["petit_short"],
         ),
     ]  # fmt: skip
-    if odds.dog:
+    if odds.dog_brings is not None:
+        brings = odds.dog_brings
+        rows = [
+            ["bouts", ", ".join(brings["bouts"]) or "none"],
+            ["trumps", brings["trumps_text"]],
+            ["kings", ", ".join(brings["kings"]) or "none"],
+            ["card points", f"{brings['points']:g}"],
+        ]
+        caption = _caption(
+            f"What this dog brings: {brings['cards']}", mode="exact", n="the dog seen",
+            interval="none: the cards as they are", **exact,
+        )  # fmt: skip
+        tables.append(Table("hand-dog", caption, ["in the dog", "held"], rows))
+    elif odds.dog:
         rows = [
             [
                 feature,
@@ -193,11 +236,12 @@ def write_hand_page(
     target = Path(path)
     check_output_path(target)
     calls = _calls(analysis)
+    stages = _stages(odds)
     values: dict[str, Any] = {
         "odds": odds,
         "contracts": _contracts(analysis),
         "calls": calls,
-        "odds_tables": _odds_tables(odds),
+        "odds_tables": ([] if stages is None else [stages]) + _odds_tables(odds),
         "ecart": None if advice is None else _ecart(advice),
     }
     sections = [Section("hand", "This hand", "hand_page.html.j2", values)]

@@ -37,7 +37,13 @@ def add_parser(subparsers: Any) -> None:
     hand.add_argument("--threads", type=positive, default=None)
     hand.add_argument(
         "--dog", default=None, metavar="CARDS",
-        help="the dog's cards: the odds once it is seen, and the écarts ranked",
+        help="the dog's cards: the seat takes it; the odds of its hand after the écart, what "
+        "this dog brings, and the écarts ranked",
+    )  # fmt: skip
+    hand.add_argument(
+        "--ecart", default=None, metavar="CARDS",
+        help="the taker's écart, with --dog: the odds after it, ranked among the écarts "
+        "(default: the heuristic bot's)",
     )  # fmt: skip
     hand.add_argument(
         "--ecart-deals", type=positive, default=2_000,
@@ -59,12 +65,13 @@ def run(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     held = Hand.parse(args.cards, size=rules.hand_size)
+    from tarot_analysis.analyses.ecart import taker_odds
     from tarot_analysis.analyses.one_hand import analyse_hand
-    from tarot_analysis.deals.odds import hand_odds, odds_text
+    from tarot_analysis.deals.odds import odds_text
 
-    # Exact, from what is seen; a bad dog, or a page that cannot be written, is refused here,
-    # before any deal.
-    odds = hand_odds(held, rules, seat=args.seat, dog=args.dog)
+    # Exact, from what is seen; a bad dog or écart, or a page that cannot be written, is
+    # refused here, before any deal.
+    odds = taker_odds(held, rules, seat=args.seat, dog=args.dog, ecart=args.ecart)
     if args.html is not None:
         from tarot_analysis.runs.simulate import check_output_path
 
@@ -73,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     with dask_client(args.scheduler, args.workers) as client:
         analysis = analyse_hand(
             held, rules, seat=args.seat, deals=args.deals, bots=bots_argument(args.bots),
-            seed=args.seed, threads=args.threads, client=client,
+            seed=args.seed, threads=args.threads, client=client, dog=args.dog,
         )  # fmt: skip
     elapsed = time.perf_counter() - started
     advice = None
@@ -82,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 
         advice = ecart_advice(
             held, args.dog, rules, seat=args.seat, deals=args.ecart_deals,
-            bots=bots_argument(args.bots), seed=args.seed,
+            bots=bots_argument(args.bots), seed=args.seed, ecart=args.ecart,
         )  # fmt: skip
     if args.html is not None:
         from tarot_analysis.report.hand_page import write_hand_page
@@ -111,6 +118,7 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
         chavey_bid,
         chavey_sum,
     )
+    from tarot_analysis.deals.odds import dog_text
     from tarot_analysis.report.plots import contract_label
 
     rules = analysis.rules
@@ -136,6 +144,7 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
         f"(rule of thumb: {rule_of_thumb})",
         f"Chavey's count, part by part: {chavey_sum(analysis.hand)}",
         "",
+        "Each contract, the hand as dealt (the bid is made before the dog is seen):",
     ]
     summary = analysis.outcomes.summary()
     shown = pd.DataFrame(index=summary.index)
@@ -178,7 +187,10 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
             )
         if analysis.call_choice is not None:
             lines.append("  " + _choice_text(analysis.call_choice, "points a deal"))
-    if analysis.dog:
+    if analysis.dog_brings is not None:
+        brings = analysis.dog_brings
+        lines += ["", f"What this dog brings, {brings['cards']}: {dog_text(brings)}"]
+    elif analysis.dog:
         unseen = 78 - rules.hand_size
         mean = {
             name: float(np.dot(law.index, law.to_numpy())) for name, law in analysis.dog.items()
