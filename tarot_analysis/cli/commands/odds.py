@@ -40,11 +40,15 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis odds``: the exact odds of a hand, as text or JSON."""
-    from tarot_analysis.analyses.ecart import taker_odds
-    from tarot_analysis.deals.odds import odds_text
+    from tarot_analysis.deals.odds import hand_odds, odds_text
     from tarot_analysis.game.rules import load_rules
 
     rules = load_rules(args.rules)
-    odds = taker_odds(args.cards, rules, seat=args.seat, dog=args.dog, ecart=args.ecart)
+    if args.dog is None:  # the hand as dealt: nothing compiled to load
+        odds = hand_odds(args.cards, rules, seat=args.seat, ecart=args.ecart)
+    else:
+        from tarot_analysis.analyses.ecart import taker_odds
+
+        odds = taker_odds(args.cards, rules, seat=args.seat, dog=args.dog, ecart=args.ecart)
     print(json.dumps(odds.to_json(), indent=2) if args.json else odds_text(odds))
     return 0
