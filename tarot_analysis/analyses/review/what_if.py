@@ -176,6 +176,10 @@ def _deal_lines(data: dict[str, Any], first: int) -> list[str]:
     return lines
 
 
+def _bots_text(bots: tuple[str, ...]) -> str:
+    return f"{bots[0]} at every seat" if len(set(bots)) == 1 else ", ".join(bots)
+
+
 def describe_what_if(result: WhatIf) -> str:
     """The deal played on from the new action, beside the deal as played."""
     rules = result.record.rules
@@ -184,7 +188,7 @@ def describe_what_if(result: WhatIf) -> str:
     instead = " ".join(action_name(a, rules) for a in result.instead)
     lines = [
         f"What if at {step.where()} ({rules.name}): {instead} instead of "
-        f"{action_name(step.action, rules)}, the rest played by {', '.join(result.bots)}.",
+        f"{action_name(step.action, rules)}, the rest played by {_bots_text(result.bots)}.",
         "",
         "The deal played on:",
         *_deal_lines(deal_data(result.other), first),
