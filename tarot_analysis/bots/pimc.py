@@ -169,6 +169,7 @@ __all__ = [
     "play",
     "sample_world",
     "search_values",
+    "values_at",
     "workspace",
 ]
 
@@ -918,9 +919,17 @@ def _generator(seed: int | np.random.SeedSequence | None) -> npt.NDArray[np.uint
     return state
 
 
-def _check(state: GameState, worlds: object) -> None:
+#: The decisions the pimc bot searches; the écart and the chelem are the heuristic's.
+SEARCHED: Final = ("card", "bid", "call", "poignee")
+#: The decisions :func:`values_at` measures: every one.
+MEASURED: Final = (*SEARCHED, "ecart", "chelem")
+
+
+def _check(state: GameState, worlds: object, kinds: tuple[str, ...] = SEARCHED) -> None:
     """A decision the pimc bot searches and a budget it accepts, or :class:`TarotInputError`."""
-    if state.decision not in ("card", "bid", "call", "poignee"):
+    if state.decision not in kinds:
+        if kinds == MEASURED:
+            raise TarotInputError(f"no decision to measure: the deal is {state.decision}")
         raise TarotInputError(
             f"the pimc bot searches cards, bids, calls and poignées; the decision is "
             f"{state.decision}"
@@ -1009,8 +1018,34 @@ def action_values(
     True
     """
     _check(state, worlds)
+    return _measured(state, int(worlds), seed)
+
+
+def values_at(
+    state: GameState, *, worlds: int = DEFAULT_WORLDS, seed: int | np.random.SeedSequence = 0
+) -> ActionValues:
+    """The values :func:`action_values` measures, at any decision: the écart and the chelem
+    too, which the bot leaves to the heuristic (the same worlds, each legal action taken on
+    them and the deal played out by the heuristic; an écart card by card, the rest of the
+    écart the heuristic's). At a card, a bid, a call or a poignée it is
+    :func:`action_values`.
+
+    >>> from tarot_analysis.game.rules import load_rules
+    >>> state = GameState.deal(load_rules("fft-4"), seed=3, forced=[0, 1, -1, -1])
+    >>> while state.decision != "ecart":
+    ...     state.apply(int(state.legal_actions()[0]))
+    >>> values = values_at(state, worlds=4, seed=1)
+    >>> values.chosen in values.legal, values.worlds >= 4
+    (True, True)
+    """
+    _check(state, worlds, MEASURED)
+    return _measured(state, int(worlds), seed)
+
+
+def _measured(state: GameState, worlds: int, seed: int | np.random.SeedSequence) -> ActionValues:
+    """The search's values at ``state``, a decision already checked."""
     p, half = state.engine.params, state.engine.half_points
-    ws = _workspace(state, Bot("pimc", worlds=int(worlds)))
+    ws = _workspace(state, Bot("pimc", worlds=worlds))
     m, s = state.m.copy(), state.s.copy()
     means = np.zeros(N_ACTIONS, dtype=np.float64)
     endgame = ENDGAME_CARDS // state.rules.players

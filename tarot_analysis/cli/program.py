@@ -27,6 +27,7 @@ from tarot_analysis.cli.commands import (
     play,
     replay,
     report,
+    review,
     rules,
     solve,
     teach,
@@ -43,7 +44,7 @@ EXIT_INTERRUPTED = 130
 #: The command modules, in the order of ``tarot-analysis --help`` (``dd`` adds ``dd``
 #: and ``dd-bound``).
 COMMANDS: tuple[ModuleType, ...] = (
-    hands, play, replay, solve, dd, hand, odds, guidance, teach, train, compare, report,
+    hands, play, replay, review, solve, dd, hand, odds, guidance, teach, train, compare, report,
     rules,
 )  # fmt: skip
 

@@ -68,6 +68,7 @@ __all__ = [
     "rates_side_by_side",
     "recommended_map",
     "save",
+    "seat_values",
     "success_by_score",
     "taker_points",
     "to_base64_png",
@@ -525,6 +526,30 @@ def taker_points(
     ax.set_xlabel("Card points won by the attack")
     ax.set_ylabel(f"Share of deals (per {bin_width:g}-point bin)")
     ax.legend(fontsize="small")
+    return fig
+
+
+def seat_values(frame: pd.DataFrame, *, ax: Axes | None = None) -> Figure:
+    """Each seat's value through a reviewed deal: at each of its decisions (``index``, the
+    decision's number), the mean score the search gives the action it took (``value``), one
+    line a ``seat``; the decisions marked ``costly`` drawn as crosses."""
+    _check_columns(frame, ("index", "seat", "value", "costly"), "seat_values")
+    fig, ax = _figure_and_axes(ax, (7.5, 3.6))
+    for seat, rows in frame.groupby("seat", sort=True):
+        line = ax.plot(
+            rows["index"], rows["value"], marker="o", markersize=3, linewidth=1.4,
+            label=f"seat {seat}",
+        )  # fmt: skip
+        costly = rows[rows["costly"].astype(bool)]
+        ax.scatter(
+            costly["index"], costly["value"], marker="x", s=60, color=line[0].get_color(),
+            linewidths=2,
+        )  # fmt: skip
+    ax.axhline(0.0, color="black", linewidth=0.8)
+    ax.set_title("Each seat's value through the deal (crosses: the costly decisions)")
+    ax.set_xlabel("Decision (its number in the deal)")
+    ax.set_ylabel("Mean score of the action taken")
+    ax.legend(fontsize="small", ncol=3)
     return fig
 
 
