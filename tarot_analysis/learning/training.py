@@ -524,7 +524,7 @@ def train_folder(
     given = [folder] if isinstance(folder, str | os.PathLike) else list(folder)
     folders = list({Path(one).resolve(): Path(one) for one in given}.values())  # each once
     check_training_memory(folders, options.get("hidden", (256, 128)))
-    check_output_path(out)  # before the work: a model that cannot be written fails at once
+    check_output_path(Path(out))  # before the work: a model that cannot be written fails at once
     decisions = join_decisions(
         [read_decisions(one) for one in folders], [_deal_numbering(one) for one in folders]
     )
