@@ -331,3 +331,11 @@ def test_a_small_file_that_would_inflate_past_the_bound_is_refused_before_it_is_
     assert path.stat().st_size < 2 << 20
     with pytest.raises(TarotInputError, match=r"its metadata take 17\.0 MiB unpacked; a model"):
         load_model(path, "fft-4")
+
+
+def test_the_bounds_of_a_model_are_those_of_a_bots_row() -> None:
+    from tarot_analysis import bots
+    from tarot_analysis.bots import learned
+
+    assert learned.MAX_WIDTHS == bots.MAX_WIDTHS
+    assert learned.LEARNABLE == bots.learned.DECISIONS[: bots.N_DECISION_KINDS]

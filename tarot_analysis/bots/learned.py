@@ -46,7 +46,6 @@ import numpy.typing as npt
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
-from tarot_analysis.bots import MAX_WIDTHS, N_DECISION_KINDS
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encode_into, encoding_size
 from tarot_analysis.engine.state import DECISIONS, MAX_SEATS, N_ACTIONS, legal_mask
 from tarot_analysis.errors import TarotInputError
@@ -80,8 +79,12 @@ MODEL_FORMAT: Final = 1
 #: What the metadata of a model file names itself.
 MODEL_KIND: Final = "tarot-analysis learned bot"
 _ARRAYS: Final = ("weights", "widths", "metadata")
-#: The decisions a network may take (the metadata's ``decides``), in the engine's order.
-LEARNABLE: Final = DECISIONS[:N_DECISION_KINDS]
+#: The decisions a network may take (the metadata's ``decides``), in the engine's order: every
+#: kind but the end of the deal.
+LEARNABLE: Final = DECISIONS[: DECISIONS.index("over")]
+#: The most widths a network may have, inputs and outputs with them: the columns a bot's row
+#: keeps for them (:data:`tarot_analysis.bots.MAX_WIDTHS`, which the bots' tests check).
+MAX_WIDTHS: Final = 6
 #: The widest hidden layer a network may have.
 MAX_HIDDEN_WIDTH: Final = 4096
 #: The most weights a network may hold: 2**26 float32, 256 MiB (four hidden layers of
