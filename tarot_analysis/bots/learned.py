@@ -51,7 +51,6 @@ from tarot_analysis.engine.state import DECISIONS, MAX_SEATS, N_ACTIONS, legal_m
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.runs.files import replacing
-from tarot_analysis.runs.memory import size_text
 
 __all__ = [
     "LEARNABLE",
@@ -296,8 +295,8 @@ def _read_member(source: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo) 
     name = info.filename.removesuffix(".npy")
     if info.file_size > _MAX_BYTES[name]:
         raise TarotInputError(
-            f"{source}: its {name} take {size_text(info.file_size)} unpacked; a model's take at "
-            f"most {size_text(_MAX_BYTES[name])}"
+            f"{source}: its {name} take {info.file_size / 2**20:.1f} MiB unpacked; a model's "
+            f"take at most {_MAX_BYTES[name] / 2**20:.1f} MiB"
         )
     with archive.open(info) as member:
         version = np.lib.format.read_magic(member)
