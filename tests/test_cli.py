@@ -348,6 +348,59 @@ def test_a_run_too_large_for_the_memory_is_refused_up_front(
         check_memory("play", fit + 1, "--no-rows", available=available)
 
 
+def test_teach_chunks_too_large_for_the_memory_are_refused_before_any_deal(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tarot_analysis.cli.commands.teach import chunk_bytes
+    from tarot_analysis.runs import memory
+
+    monkeypatch.chdir(tmp_path)
+    fft4 = load_rules("fft-4")
+    free = 100 * chunk_bytes(fft4, 1)  # room for 80 deals in memory, for the rest 20
+    monkeypatch.setattr(memory, "available_bytes", lambda: free)
+    argv = ["teach", "--deals", "1000", "--chunk-size", "50", "--no-progress"]
+    status, out, err = run(capsys, *argv, "--threads", "2")
+    assert status == EXIT_USAGE and out == "" and err.count("\n") == 1
+    assert "teach --chunk-size 50 on 2 threads would need about" in err
+    assert "at most 40 deals a chunk fit (--chunk-size), or fewer --threads" in err
+    assert not (tmp_path / "data").exists()  # nothing was run
+    assert memory.available_bytes() == free
+
+
+def test_the_memory_available_reads_an_address_space_limit() -> None:
+    """``ulimit -v``: what it leaves is the memory a run may take, however much the system
+    has free."""
+    code = (
+        "import resource; from tarot_analysis.runs import memory;"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 << 30, resource.RLIM_INFINITY));"
+        "left = memory.available_bytes(); free = memory._meminfo_available();"
+        "print(left < 3 << 30 and (free is None or left <= free))"
+    )  # fmt: skip
+    root = Path(__file__).resolve().parents[1]
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=root
+    )
+    assert done.stdout.strip() == "True", done.stderr
+
+
+def test_a_rules_name_never_writes_outside_the_folders_it_names(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rules file named ``../../../../escaped`` would put the run's folder, and the
+    report's, beside the working folder: it is refused as the file is read."""
+    work = tmp_path / "a" / "b" / "work"
+    work.mkdir(parents=True)
+    monkeypatch.chdir(work)
+    Path("escaped.toml").write_text('extends = "fft-4"\nname = "../../../../escaped"\n')
+    argv = ["dd-bound", "--rules", "escaped.toml", "--deals", "2", "--after-tricks", "16"]
+    status, out, err = run(capsys, *argv, "--no-progress")
+    assert status == EXIT_USAGE and out == "" and err.count("\n") == 1
+    assert 'name "../../../../escaped" cannot name files: use ASCII letters, digits' in err
+    assert sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")) == [
+        "a", "a/b", "a/b/work", "a/b/work/escaped.toml",
+    ]  # fmt: skip
+
+
 # --- files that are no rules file, runs too small to fit ---------------------------------------
 
 

@@ -119,7 +119,9 @@ def test_a_variant_against_itself_differs_by_exactly_zero() -> None:
     measured = differences.dropna(subset=["difference"])
     assert len(measured) >= 10
     assert (measured["difference"] == 0).all()
-    assert (measured["ci_low"] == 0).all() and (measured["ci_high"] == 0).all()
+    # A paired rate's interval (Newcombe's) keeps a width with no discordant deal; it holds 0.
+    assert (measured["ci_low"] <= 0).all() and (measured["ci_high"] >= 0).all()
+    assert (measured["ci_low"] >= -1).all() and (measured["ci_high"] <= 1).all()
     assert (measured["value"] == measured["baseline"]).all()
     assert not measured["excludes_zero"].any()
     assert set(measured["measure"]) >= {"success", "taker_score", "poignee_per_hand"}
@@ -268,3 +270,49 @@ def test_bots_are_compared_on_one_preset_between_known_bots() -> None:
     ):
         with pytest.raises(TarotInputError):
             compare_variants(rules_list, 10, compare_bots=bots)
+
+
+def test_newcombes_intervals_match_their_published_examples() -> None:
+    """Paired: Fagerland, Lydersen and Laake, *Statistical Analysis of Contingency Tables*
+    (2017), chapter 8, 59/6/16/80 pairs: −0.0621 (−0.1186 to −0.0046)."""
+    from tarot_analysis.analyses.compare import paired_rate_interval
+
+    low, high = paired_rate_interval(59, 6, 16, 80)
+    assert (round(low, 4), round(high, 4)) == (-0.1186, -0.0046)
+    # Every pair of the same side: the interval of no difference is symmetric and narrow.
+    low, high = paired_rate_interval(40, 0, 0, 60)
+    assert low == pytest.approx(-high) and 0 < high < 0.05
+    # Every table of a few pairs stays within what a difference of rates can be.
+    for cells in np.ndindex(4, 4, 4, 4):
+        if sum(cells):
+            low, high = paired_rate_interval(*cells)
+            assert -1 <= low <= high <= 1
+
+
+def test_a_paired_rate_difference_lies_within_a_hundred_points() -> None:
+    """Two deals that differ by one success: the normal interval of the mean difference ran to
+    −148 points; a difference of two rates lies within ±100 and Newcombe's interval for
+    paired rates says so (and agrees with the function on the same pairs)."""
+    from tarot_analysis.analyses import compare
+    from tarot_analysis.analyses.compare import paired_rate_interval
+
+    rules = load_rules("fft-4")
+    variant = compare.Variant(label="fft-4", rules=rules, paired=True, plays=True)
+    nan = math.nan
+
+    def success(*values: float) -> Any:
+        return compare._PerDeal("success", "garde", "auction", np.array(values))
+
+    baseline = {("success", "garde"): success(1, 1, nan, 0)}
+    measured = {("success", "garde"): success(0, 1, 1, nan)}
+    (row,) = compare._difference_rows(variant, measured, baseline, 1.959963984540054, 0.95)
+    assert (row["n"], row["baseline"], row["value"], row["difference"]) == (2, 1.0, 0.5, -0.5)
+    assert -1 <= row["ci_low"] < row["difference"] < row["ci_high"] <= 1
+    assert (row["ci_low"], row["ci_high"]) == paired_rate_interval(1, 0, 1, 0)
+    # A rate of hands a deal (its shares averaged) is clipped to the same bounds.
+    shares = {("poignee_per_hand", ""): compare._PerDeal(
+        "poignee_per_hand", "", "hands", np.array([1.0, 0.0]), hands=4)}  # fmt: skip
+    other = {("poignee_per_hand", ""): compare._PerDeal(
+        "poignee_per_hand", "", "hands", np.array([0.0, 0.0]), hands=4)}  # fmt: skip
+    (row,) = compare._difference_rows(variant, other, shares, 1.959963984540054, 0.95)
+    assert row["difference"] == -0.5 and row["ci_low"] == -1.0

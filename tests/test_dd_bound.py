@@ -4,6 +4,7 @@ again from those rows, and its command."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from tarot_analysis.game import cards
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.runs.runner import chunk_path
 from tarot_analysis.stats import wilson_interval
-from tarot_analysis.table.play import play
+from tarot_analysis.table.play import ScriptRefused, play
 
 DEALS = 20
 AFTER = 14  # four tricks left: quick solves
@@ -265,7 +266,7 @@ def test_a_deal_the_bot_cannot_replay_is_left_out_alone(
 
     def play_given(rules: Any, hands: Any, **options: Any) -> Any:
         if any(list(h) == hands_of_broken for h in hands):
-            raise TarotInputError("a scripted card is not legal at that point")
+            raise ScriptRefused("a scripted card is not legal at that point")
         return real(rules, hands, **options)
 
     rules = load_rules("fft-4")
@@ -280,3 +281,73 @@ def test_a_deal_the_bot_cannot_replay_is_left_out_alone(
     assert np.isnan(again.loc[again["deal"] == broken, "made:heuristic:0"]).all()
     others = again["deal"] != broken
     assert again.loc[others, "points:heuristic:0"].equals(frame.loc[others, "points:heuristic:0"])
+
+
+# --- What is checked before a run folder is made ---------------------------------------------
+
+
+def _files_under(root: Path) -> list[Path]:
+    return sorted(path for path in root.rglob("*"))
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--bots", "learned:absent.npz"], r"absent\.npz: no such model file"),
+        (["--bots", "heuristic", "learned:{fft3}"], r"a model of 'fft-3', not of 'fft-4'"),
+        (["--bots", "pimc:learned:{fft3}"], r"a model of 'fft-3', not of 'fft-4'"),
+        (["--contract", "guard"], "fft-4 has no contract 'guard'"),
+        (["--bots", "pimc:²"], "pimc:N takes a number of worlds"),
+    ],
+)
+def test_a_bot_that_cannot_play_or_a_wrong_contract_is_refused_before_any_folder(
+    extra: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    """No run folder is made, and no empty columns of a bot are stored that a later run with
+    the model put right would keep."""
+    from tarot_analysis.bots.learned import SHIPPED
+
+    monkeypatch.chdir(tmp_path)
+    extra = [e.format(fft3=SHIPPED / "fft-3.npz") for e in extra]  # a model of another preset
+    argv = ["dd-bound", "--deals", "2", "--after-tricks", "16", "--chunk-size", "2", *extra]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert re.search(message, err), err
+    assert _files_under(tmp_path) == []
+
+
+def test_only_a_refused_script_leaves_a_deal_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Any other error of a bot playing on is the run's error, not a deal left out."""
+    from tarot_analysis.analyses import dd_bound
+
+    def play_given(rules: Any, hands: Any, **options: Any) -> Any:
+        raise TarotInputError("something else went wrong")
+
+    monkeypatch.setattr(dd_bound, "play_given", play_given)
+    with pytest.raises(TarotInputError, match="something else went wrong"):
+        run_bound(load_rules("fft-4"), 2, tmp_path / "run", after_tricks=16, chunk_size=2,
+                  bots=["random"])  # fmt: skip
+    assert not list((tmp_path / "run").glob("chunk-*"))
+
+
+def test_a_model_path_names_the_folder_by_its_stem_not_its_folders(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tarot_analysis.bots.learned import SHIPPED
+
+    monkeypatch.chdir(tmp_path)
+    model = SHIPPED / "fft-4.npz"
+    argv = ["dd-bound", "--deals", "2", "--after-tricks", "16", "--chunk-size", "2",
+            "--bots", f"learned:{model}", "--json"]  # fmt: skip
+    assert main(argv) == 0, capsys.readouterr().err
+    shown = json.loads(capsys.readouterr().out)
+    folder = tmp_path / shown["data"]
+    assert folder.parent == tmp_path / "data" and (folder / "_run.json").exists()
+    assert "/" not in folder.name and "learned_fft-4-" in folder.name
+    assert all(path.is_relative_to(folder) for path in _files_under(tmp_path / "data") if
+               path != folder)  # fmt: skip
+    assert shown["bots"] == ["heuristic", f"learned:{model}"]

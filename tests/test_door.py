@@ -16,6 +16,7 @@ from tarot_analysis.bots import (
     Bot,
     bot_rows,
     door,
+    file_label,
 )
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState
@@ -131,6 +132,15 @@ def test_the_record_holds_what_the_name_says() -> None:
         ("pimc:8:9", "pimc:N:E takes a number of endgame tricks from 0 to 8"),
         ("pimc:8:x", "pimc:N:E"),
         (3, "a bot's name is a text, got 3"),
+        # Digits are ASCII only: ``str.isdigit`` takes these, ``int`` refuses or rereads them.
+        ("pimc:²", "pimc:N takes a number of worlds"),
+        ("pimc:٣", "pimc:N takes a number of worlds"),
+        ("pimc:8:²", "pimc:N:E takes a number of endgame tricks"),
+        ("pimc:²:learned", "pimc:N takes a number of worlds"),
+        ("heuristic:²", "heuristic:B"),
+        ("heuristic:٣", "heuristic:B"),
+        ("heuristic: 3", "heuristic:B"),
+        ("heuristic:1_0", "heuristic:B"),
     ],
 )
 def test_a_wrong_name_is_refused_in_one_line(name: object, message: str) -> None:
@@ -153,3 +163,20 @@ def test_a_wrong_name_is_refused_in_one_line(name: object, message: str) -> None
 def test_a_wrong_record_is_refused(fields: dict[str, object], message: str) -> None:
     with pytest.raises(TarotInputError, match=message):
         Bot(**fields)  # type: ignore[arg-type]
+
+
+def test_a_bot_name_with_a_model_path_is_labelled_for_file_names_by_its_stem() -> None:
+    """A run's folder and a report's file name a bot by this label: never a folder of its
+    model's path; two models of the same stem in two folders keep two labels."""
+    assert [file_label(name) for name in ("heuristic", "pimc:64:2", "pimc:learned")] == [
+        "heuristic", "pimc:64:2", "pimc:learned",
+    ]  # fmt: skip
+    one, two = file_label("learned:runs/a/mine.npz"), file_label("learned:../b/mine.npz")
+    for label in (one, two, file_label("pimc:16:learned:/tmp/m.npz")):
+        assert "/" not in label and ".." not in label and not label.startswith(".")
+    assert one.startswith("learned:mine-") and two.startswith("learned:mine-") and one != two
+    assert file_label("learned:runs/a/mine.npz") == one  # the same name, the same label
+    assert file_label("pimc:16:learned:/tmp/m.npz").startswith("pimc:16:learned:m-")
+    assert "/" not in file_label("heuristic:-2/1/0/0")
+    with pytest.raises(TarotInputError, match="unknown bot"):
+        file_label("../x")

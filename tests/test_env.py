@@ -152,3 +152,26 @@ def test_the_bare_environment_says_what_is_wrong() -> None:
         bare.step(None)
     with pytest.raises(TarotInputError, match="every agent is done: call reset"):
         bare.step(0)
+
+
+def test_observe_before_reset_and_an_unknown_agent_say_what_to_do() -> None:
+    from tarot_analysis.errors import TarotInputError
+    from tarot_analysis.table.env import raw_env
+
+    bare = raw_env("fft-4")
+    with pytest.raises(TarotInputError, match=r"no deal yet: call reset\(\) before observe"):
+        bare.observe("player_0")
+    bare.reset(seed=1)
+    with pytest.raises(TarotInputError, match="no agent 'player_9': the agents are player_0"):
+        bare.observe("player_9")
+
+
+@pytest.mark.parametrize("mode", ["rgb_array", "ANSI", ""])
+def test_an_unknown_render_mode_is_refused_with_the_modes(mode: str) -> None:
+    from tarot_analysis.errors import TarotInputError
+    from tarot_analysis.table.env import raw_env
+
+    with pytest.raises(TarotInputError, match=r"unknown render mode .*: the modes are ansi, human"):
+        raw_env("fft-4", render_mode=mode)
+    with pytest.raises(TarotInputError, match="unknown render mode"):
+        env(rules="fft-4", render_mode=mode)

@@ -19,12 +19,15 @@ from tarot_analysis.game.rules import load_rules
 from tarot_analysis.table.play import play
 
 
-def _random_model(path: Path, preset: str, *, margin: float, seed: int = 1) -> Path:
-    """A network of random weights for ``preset``, taking cards and bids."""
+def _random_model(
+    path: Path, preset: str, *, margin: float, seed: int = 1, scale: float = 1.0
+) -> Path:
+    """A network of random weights (``scale`` times normal ones) for ``preset``, taking cards
+    and bids."""
     rng = np.random.default_rng(seed)
     widths = [encoding_size(load_rules(preset).players), 16, N_ACTIONS]
-    weights = [rng.normal(0, 1, (a, b)) for a, b in itertools.pairwise(widths)]
-    biases = [rng.normal(0, 1, b) for b in widths[1:]]
+    weights = [scale * rng.normal(0, 1, (a, b)) for a, b in itertools.pairwise(widths)]
+    biases = [scale * rng.normal(0, 1, b) for b in widths[1:]]
     meta = {"rules": preset, "margins": {"bid": margin, "card": margin}, "decides": ["bid", "card"]}
     return save_model(path, weights, biases, meta)
 
@@ -41,7 +44,8 @@ def test_the_shipped_bot_plays_every_seat(preset: str) -> None:
 
 
 def test_a_network_that_never_beats_the_margin_plays_as_the_heuristic(tmp_path: Path) -> None:
-    cautious = _random_model(tmp_path / "cautious.npz", "fft-4", margin=1e9)
+    # The largest margin a model file may hold, over values of a small random network's size.
+    cautious = _random_model(tmp_path / "cautious.npz", "fft-4", margin=10_000, scale=1e-3)
     bold = _random_model(tmp_path / "bold.npz", "fft-4", margin=0)
     heuristic = _outcomes("fft-4", ["heuristic"] * 4)
     seated = ["heuristic", f"learned:{cautious}", "heuristic", f"learned:{cautious}"]

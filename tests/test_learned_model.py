@@ -246,3 +246,96 @@ def test_the_learned_bot_always_answers_a_legal_action(preset: str) -> None:
             state.apply(action)  # the bot plays every seat, to the end
             decisions += 1
     assert decisions > 12 * 20 and weighed > 12 * 10
+
+
+# --------------------------------------------------------------------------------------------
+# Metadata and sizes, checked as the file is read
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"decides": 5}, "its decides 5 is not a list of the decisions bid, call"),
+        ({"decides": ["card", "dance"]}, "its decides .* is not a list of the decisions"),
+        ({"decides": []}, "its decides .* is not a list"),
+        ({"decides": "card"}, "its decides .* is not a list"),
+        ({"margins": [1, 2]}, "its margins .* are not points from 0 to 10000"),
+        ({"margins": {"card": "x"}}, "its margins"),
+        ({"margins": {"card": -1}}, "its margins"),
+        ({"margins": {"card": 1e300}}, "its margins"),
+        ({"margins": {"card": True}}, "its margins"),
+        ({"margins": {"dance": 1}}, "its margins"),
+        ({"widths": "wide"}, "its widths"),
+    ],
+)
+def test_odd_metadata_is_refused_in_one_line_naming_the_file(
+    tmp_path: Path, changes: dict[str, object], message: str
+) -> None:
+    path = _saved(tmp_path)
+    _rewrite(path, **changes)
+    with pytest.raises(TarotInputError, match=message) as refused:
+        load_model(path, "fft-4")
+    assert str(refused.value).startswith(str(path)) and "\n" not in str(refused.value)
+
+
+def test_a_network_too_deep_for_a_table_is_refused_as_it_loads(tmp_path: Path) -> None:
+    path = _saved(tmp_path, hidden=(4, 4, 4, 4, 4))
+    with pytest.raises(TarotInputError, match="at most 4 hidden layers"):
+        load_model(path, "fft-4")
+
+
+def test_the_decisions_and_margins_named_are_the_bots(tmp_path: Path) -> None:
+    path = _saved(tmp_path)
+    _rewrite(path, decides=["card", "bid"], margins={"card": 25, "bid": 2.5, "call": 1})
+    model = load_model(path, "fft-4")
+    assert model.decides == ("bid", "card") and model.margins == {"bid": 2.5, "card": 25.0}
+
+
+def _write_member(path: Path, name: str, header: dict[str, object], data: bytes) -> None:
+    """Add to the model file at ``path`` the array ``name`` as a .npy of ``header`` (its
+    dtype, order and shape) followed by ``data``, deflated."""
+    import zipfile
+
+    with np.load(path) as archive:
+        arrays = {key: archive[key] for key in archive.files if key != name}
+    text = repr(header).encode("latin1")
+    text += b" " * (-(len(text) + 11) % 64) + b"\n"
+    npy = b"\x93NUMPY\x01\x00" + len(text).to_bytes(2, "little") + text + data
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        for key, array in arrays.items():
+            with archive.open(f"{key}.npy", "w") as member:
+                np.lib.format.write_array(member, array)
+        archive.writestr(f"{name}.npy", npy)
+
+
+def test_an_array_that_claims_more_than_its_file_is_refused_before_it_is_allocated(
+    tmp_path: Path,
+) -> None:
+    path = _saved(tmp_path)
+    header = {"descr": "<f4", "fortran_order": False, "shape": (1 << 40,)}  # 4 TiB
+    _write_member(path, "weights", header, b"\x00" * 64)
+    with pytest.raises(TarotInputError, match="damaged or truncated"):
+        load_model(path, "fft-4")
+
+
+def test_a_small_file_that_would_inflate_past_the_bound_is_refused_before_it_is_read(
+    tmp_path: Path,
+) -> None:
+    """A few kilobytes that unpack to 17 MiB of metadata: refused from the archive's own
+    sizes, before anything is unpacked."""
+    path = _saved(tmp_path)
+    size = 17 << 20
+    header = {"descr": "|S1", "fortran_order": False, "shape": (size,)}
+    _write_member(path, "metadata", header, b" " * size)
+    assert path.stat().st_size < 2 << 20
+    with pytest.raises(TarotInputError, match=r"its metadata take 17\.0 MiB unpacked; a model"):
+        load_model(path, "fft-4")
+
+
+def test_the_bounds_of_a_model_are_those_of_a_bots_row() -> None:
+    from tarot_analysis import bots
+    from tarot_analysis.bots import learned
+
+    assert learned.MAX_WIDTHS == bots.MAX_WIDTHS
+    assert learned.LEARNABLE == bots.learned.DECISIONS[: bots.N_DECISION_KINDS]

@@ -770,3 +770,27 @@ def test_any_valid_rules_survive_dict_and_toml(rules: Rules, tmp_path: Path) -> 
     path.write_text(rules_to_toml(rules), encoding="utf-8")
     reloaded = load_rules(path)
     assert dataclasses.replace(reloaded, name=rules.name) == rules
+
+
+@pytest.mark.parametrize(
+    "name", ["../../../../escaped", "a/b", ".hidden", "two words", "é-4", "x" * 65, "..", ""]
+)
+def test_a_name_that_cannot_name_files_is_refused_as_the_file_is_read(user_file, name: str) -> None:
+    """A preset's name goes into the names of the runs' folders and the reports' files: only
+    a safe part of a file name is read, and the message says what one holds."""
+    path = user_file(f'extends = "fft-4"\nname = {json.dumps(name)}\n', "named.toml")
+    expected = "must not be empty" if not name else "cannot name files: use ASCII letters, digits"
+    with pytest.raises(RulesError, match=expected) as caught:
+        load_rules(path)
+    assert "\n" not in str(caught.value)
+    if name:
+        with pytest.raises(RulesError, match="cannot name files"):
+            dataclasses.replace(load_rules("fft-4"), name=name)
+
+
+def test_a_safe_name_and_a_contract_with_a_path_in_its_name(user_file) -> None:
+    path = user_file('extends = "fft-4"\nname = "house_rules.v2-4"\n', "house.toml")
+    assert load_rules(path).name == "house_rules.v2-4"
+    garde = load_rules("fft-4").contracts[1]
+    with pytest.raises(RulesError, match=r"the contract's name .* cannot name files"):
+        dataclasses.replace(garde, name="../garde")

@@ -384,6 +384,29 @@ def test_bad_seats_are_refused(leader: int, attack: set[int]) -> None:
         solve(load_rules("fft-4"), ["21", "1", "2", "3"], leader=leader, attack=attack)
 
 
+@pytest.mark.parametrize(
+    ("attack", "message"),
+    [
+        ([0, 1, 2, 3], "the attack cannot hold every seat: of 4 seats, at least one defends"),
+        ([3, 2, 1, 0], "cannot hold every seat"),
+        ([0, 0], "the attack names seat 0 twice"),
+        ([1, 2, 1], "the attack names seat 1 twice"),
+        ([0, 4], "an attack seat must be between 0 and 3, got 4"),
+        ([-1], "an attack seat must be between 0 and 3, got -1"),
+    ],
+)
+def test_an_attack_without_a_defence_or_a_seat_twice_is_refused(
+    attack: list[int], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tarot_analysis.cli import main
+
+    with pytest.raises(TarotInputError, match=message):
+        solve(load_rules("fft-4"), ["21", "1", "2", "3"], leader=0, attack=attack)
+    hands = ["21", "1", "2", "3"]
+    assert main(["solve", *hands, "--attack", *map(str, attack)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
 def test_tarocco_is_refused() -> None:
     rules = load_rules("tarocco")
     hands = [str(n) for n in range(1, rules.players + 1)]

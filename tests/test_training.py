@@ -281,3 +281,90 @@ def test_runs_of_one_preset_train_together_their_deals_apart(folder: Path, tmp_p
     )  # fmt: skip
     with pytest.raises(TarotInputError, match="different presets"):
         join_decisions([one, other])
+
+
+# --- What is checked before training --------------------------------------------------------
+
+
+def test_a_folder_given_twice_or_copied_gives_each_deal_once(
+    folder: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same run twice (by two spellings of its path, or a copy of it) would put copies of
+    its deals on both sides of the held-out split: each deal is read once. A longer run of
+    the same seed adds only the deals the shorter one does not hold."""
+    import shutil
+
+    from tarot_analysis.learning import training
+
+    seen: list[Decisions] = []
+
+    def train(decisions: Decisions, **options: object) -> None:
+        seen.append(decisions)
+        raise TarotInputError("stop here")
+
+    monkeypatch.setattr(training, "train", train)
+    monkeypatch.setattr(training, "_jax", lambda: (None, None, None))
+    copy = tmp_path / "copy"
+    shutil.copytree(folder, copy)
+    longer = tmp_path / "longer"
+    spec = RunSpec(kind="decisions", rules=PRESET, bots=("pimc:8",), seed=1, deals=12, chunk_size=4)
+    run(spec, longer, lambda chunk, first, n: _decisions_table(n, first), threads=1)
+    one = read_decisions(folder)
+    again = [folder, Path(str(folder) + "/."), copy, folder.parent / folder.name]
+    for given in (again, [folder, longer]):
+        with pytest.raises(TarotInputError, match="stop here"):
+            training.train_folder(given, tmp_path / "m.npz")
+    twice, extended = seen
+    assert twice.rows == one.rows and sorted(twice.deals) == sorted(one.deals)
+    assert len(np.unique(extended.deals)) == 12 and extended.rows == len(extended.chosen)
+    assert len(np.unique(extended.deals)) == len(set(extended.deals.tolist()))
+    assert extended.rows == read_decisions(longer).rows
+
+
+@pytest.mark.parametrize(
+    ("hidden", "message"),
+    [
+        (["4", "4", "4", "4", "4"], "at most 4, of 1 to 4,096 units each; got 4 4 4 4 4"),
+        (["5000"], "of 1 to 4,096 units each; got 5000"),
+    ],
+)
+def test_layers_a_table_cannot_seat_are_refused_before_anything_is_read(
+    folder: Path, tmp_path: Path, hidden: list[str], message: str,
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    from tarot_analysis.learning import training
+
+    monkeypatch.setattr(training, "_jax", lambda: (None, None, None))
+    monkeypatch.setattr(training, "read_decisions", None)  # not reached
+    out = tmp_path / "m.npz"
+    assert main(["train", str(folder), "--out", str(out), "--hidden", *hidden]) == EXIT_USAGE
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and message in error
+    assert not out.exists()
+
+
+def test_an_out_that_cannot_be_written_is_refused_before_training(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    from tarot_analysis.learning import training
+
+    monkeypatch.setattr(training, "_jax", lambda: (None, None, None))
+    monkeypatch.setattr(training, "train", None)  # not reached
+    (tmp_path / "a folder").mkdir()
+    (tmp_path / "a file").write_text("")
+    for out in (tmp_path / "a folder", tmp_path / "a file" / "m.npz"):
+        assert main(["train", str(folder), "--out", str(out)]) == EXIT_USAGE
+        error = capsys.readouterr().err
+        assert error.count("\n") == 1 and "cannot" in error and "Traceback" not in error
+
+
+def test_a_training_too_large_for_the_memory_is_refused_in_one_line(
+    folder: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tarot_analysis.learning.training import check_training_memory
+
+    check_training_memory([folder], (256, 128), available=1 << 30)
+    with pytest.raises(TarotInputError, match=r"training on \d+ decisions with hidden lay") as e:
+        check_training_memory([folder], (4096, 4096, 4096, 4096), available=100 << 20)
+    assert "is available: train on fewer runs, or narrower --hidden layers" in str(e.value)

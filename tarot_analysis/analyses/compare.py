@@ -70,6 +70,7 @@ __all__ = [
     "Variant",
     "compare_variants",
     "format_report",
+    "paired_rate_interval",
 ]
 
 FloatArray = npt.NDArray[np.float64]
@@ -181,10 +182,13 @@ class Comparison:
 
         Columns :data:`DIFFERENCE_COLUMNS`. ``contract`` is ``""`` for a measure of the whole
         deal. For a paired variant ``baseline`` and ``value`` are over the ``n`` deals where
-        the measure applies in both, and the interval is the normal one of the mean per-deal
-        difference; otherwise each is over its own deals (``n`` and ``n_baseline``) and the
-        interval is Newcombe's for a rate, Welch's normal one for a mean. ``n`` counts deals
-        (hands are ``n`` × players for ``poignee_per_hand``).
+        the measure applies in both, and the interval is Newcombe's for paired rates
+        (:func:`paired_rate_interval`) for a rate of one trial a deal, the normal one of the
+        mean per-deal difference for a mean and for ``poignee_per_hand`` (its hands a deal,
+        clipped to the ±1 a difference of rates can reach); otherwise each is over its own
+        deals (``n`` and ``n_baseline``) and the interval is Newcombe's for a rate, Welch's
+        normal one for a mean. ``n`` counts deals (hands are ``n`` × players for
+        ``poignee_per_hand``).
         """
         return self.differences_frame.copy()
 
@@ -617,7 +621,9 @@ def _difference_rows(
         base = baseline.get(key)
         if base is None:  # a measure the baseline lacks: a contract it does not have, say
             continue
-        if variant.paired:
+        if variant.paired and item.is_rate and item.hands == 1:
+            numbers = _paired_rate_difference(base, item, confidence)
+        elif variant.paired:
             numbers = _paired_difference(base, item, z)
         elif item.is_rate:
             numbers = _newcombe_difference(base, item, confidence)
@@ -639,10 +645,69 @@ def _paired_difference(base: _PerDeal, item: _PerDeal, z: float) -> dict[str, An
     both = np.isfinite(base.values) & np.isfinite(item.values)
     n = int(both.sum())
     difference, low, high = _mean_interval(item.values[both] - base.values[both], z)
+    if item.is_rate:  # a difference of two rates lies between −1 and +1
+        low, high = max(low, -1.0), min(high, 1.0)
     baseline = float(base.values[both].mean()) if n else math.nan
     value = float(item.values[both].mean()) if n else math.nan
     return {
         "baseline": baseline, "value": value, "difference": difference,
+        "ci_low": low, "ci_high": high, "n": n, "n_baseline": n,
+    }  # fmt: skip
+
+
+def paired_rate_interval(
+    both: int, first_only: int, second_only: int, neither: int, confidence: float = 0.95
+) -> tuple[float, float]:
+    """The interval of the difference of two rates measured on the same trials (the first
+    rate less the second) by Newcombe's method for paired proportions (method 10 of
+    R. G. Newcombe, *Improved confidence intervals for the difference between binomial
+    proportions based on paired data*, Statistics in Medicine 17, 1998): each rate's Wilson
+    interval, joined through the correlation of the pairs. ``both``, ``first_only``,
+    ``second_only``, ``neither``: the trials where both succeed, the first only, the second
+    only, neither. It lies within [−1, 1].
+
+    The worked example of Fagerland, Lydersen and Laake (*Statistical Analysis of Contingency
+    Tables*, 2017, chapter 8; complete response before and after consolidation therapy):
+
+    >>> [round(end, 4) for end in paired_rate_interval(59, 6, 16, 80)]
+    [-0.1186, -0.0046]
+    """
+    from tarot_analysis.stats import wilson_interval
+
+    n = both + first_only + second_only + neither
+    if n == 0:
+        return math.nan, math.nan
+    first, second = both + first_only, both + second_only
+    p1, p2 = first / n, second / n
+    low_1, high_1 = (float(x) for x in wilson_interval(first, n, confidence))
+    low_2, high_2 = (float(x) for x in wilson_interval(second, n, confidence))
+    margins = first * (n - first) * second * (n - second)
+    cross = both * neither - first_only * second_only
+    if margins == 0 or 0 <= cross <= n / 2:
+        phi = 0.0
+    else:  # the correlation of the pairs, its numerator moved n/2 towards 0 when positive
+        phi = (cross - n / 2 if cross > 0 else cross) / math.sqrt(margins)
+    down_1, up_2 = p1 - low_1, high_2 - p2
+    up_1, down_2 = high_1 - p1, p2 - low_2
+    low = p1 - p2 - math.sqrt(max(down_1**2 - 2 * phi * down_1 * up_2 + up_2**2, 0.0))
+    high = p1 - p2 + math.sqrt(max(up_1**2 - 2 * phi * up_1 * down_2 + down_2**2, 0.0))
+    return max(low, -1.0), min(high, 1.0)
+
+
+def _paired_rate_difference(base: _PerDeal, item: _PerDeal, confidence: float) -> dict[str, Any]:
+    """Difference of two rates on the same deals (each deal a trial, 0 or 1 in both), with
+    :func:`paired_rate_interval` over the deals where the measure applies in both."""
+    both = np.isfinite(base.values) & np.isfinite(item.values)
+    n = int(both.sum())
+    made_b, made_v = base.values[both] > 0.5, item.values[both] > 0.5
+    low, high = paired_rate_interval(
+        int((made_v & made_b).sum()), int((made_v & ~made_b).sum()),
+        int((~made_v & made_b).sum()), int((~made_v & ~made_b).sum()), confidence,
+    )  # fmt: skip
+    baseline = float(made_b.mean()) if n else math.nan
+    value = float(made_v.mean()) if n else math.nan
+    return {
+        "baseline": baseline, "value": value, "difference": value - baseline,
         "ci_low": low, "ci_high": high, "n": n, "n_baseline": n,
     }  # fmt: skip
 

@@ -62,7 +62,7 @@ from tarot_analysis.game.rules import Rules, rules_to_dict
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import RunSpec, read_dataset, run
 from tarot_analysis.stats import Z_95, wilson_interval
-from tarot_analysis.table.play import PlayResult, play, play_given
+from tarot_analysis.table.play import PlayResult, ScriptRefused, play, play_given, seat_bots
 
 __all__ = [
     "BAND_EDGES",
@@ -73,6 +73,7 @@ __all__ = [
     "bound_bots",
     "bound_chunk",
     "bound_rates",
+    "check_bound",
     "read_bound",
     "run_bound",
 ]
@@ -173,7 +174,7 @@ def _played_on(
         played = play_given(
             rules, hands, bots=bot, seed=seed, forced=forced, script=script, ecart=ecarts
         )
-    except TarotInputError:  # a deal the bot takes elsewhere (a chelem): each one alone
+    except ScriptRefused:  # a deal the bot takes elsewhere (a chelem): each one alone
         if len(rows) == 1:
             return np.array([np.nan]), np.array([np.nan])
         parts = [_played_on(rules, result, [row], bot, tricks, seed) for row in rows]
@@ -235,16 +236,38 @@ def bound_chunk(
     return pa.table({name: columns[name] for name in names})
 
 
-def _checked_bots(bots: Sequence[str] | str, every: object) -> list[str]:
-    """The bots other than the heuristic, in order, once each; every name checked."""
+def check_bound(
+    rules: Rules,
+    *,
+    after_tricks: object = 10,
+    max_nodes: object = DEFAULT_MAX_NODES,
+    contract: str = DEFAULT_CONTRACT,
+    bots: Sequence[str] | str = (HEURISTIC,),
+    every: object = 1,
+) -> list[str]:
+    """Every setting of a bound checked before its folder is made: the rules, the contract, the
+    tricks, the budget, and each bot seated once (a learned bot's model read and checked
+    against ``rules``), so that no run stores a bot that cannot play. The bots other than the
+    heuristic, in order, once each."""
+    if rules.tarocco is not None:
+        raise TarotInputError(f"the double-dummy bound is for French Tarot, not {rules.name}")
+    contract_index(rules, contract)
+    if not is_whole_number(after_tricks) or not 0 <= int(after_tricks) < rules.hand_size:
+        raise TarotInputError(
+            f"after_tricks must be from 0 to {rules.hand_size - 1}, got {after_tricks!r}"
+        )
+    if not is_whole_number(max_nodes) or int(max_nodes) < 1:
+        raise TarotInputError(f"max_nodes must be a whole number of 1 or more, got {max_nodes!r}")
     names = [bots] if isinstance(bots, str) else list(bots)
     for name in names:
         if not isinstance(name, str):
             raise TarotInputError(f"a bot of the bound is named, got {name!r}")
-        Bot.parse(name)
     if not is_whole_number(every) or int(every) < 1:
         raise TarotInputError(f"every must be a whole number of 1 or more, got {every!r}")
-    return [name for name in dict.fromkeys(names) if name != HEURISTIC]
+    others = [name for name in dict.fromkeys(names) if name != HEURISTIC]
+    for name in others:
+        seat_bots(name, rules)
+    return others
 
 
 def run_bound(
@@ -267,16 +290,10 @@ def run_bound(
     is there), the first ``after_tricks`` tricks the heuristic's; every row of the run.
     ``bots``: those that play on from the solve's start beside the heuristic (which always
     does), the search bots on every ``every``-th deal only (deal numbers divisible by it)."""
-    if rules.tarocco is not None:
-        raise TarotInputError(f"the double-dummy bound is for French Tarot, not {rules.name}")
-    contract_index(rules, contract)
-    if not is_whole_number(after_tricks) or not 0 <= after_tricks < rules.hand_size:
-        raise TarotInputError(
-            f"after_tricks must be from 0 to {rules.hand_size - 1}, got {after_tricks!r}"
-        )
-    if not is_whole_number(max_nodes) or max_nodes < 1:
-        raise TarotInputError(f"max_nodes must be a whole number of 1 or more, got {max_nodes!r}")
-    others = _checked_bots(bots, every)
+    others = check_bound(
+        rules, after_tricks=after_tricks, max_nodes=max_nodes, contract=contract, bots=bots,
+        every=every,
+    )  # fmt: skip
     extra: dict[str, Any] = {
         "after_tricks": int(after_tricks), "max_nodes": int(max_nodes), "contract": contract,
         "taker": 0, "rules_definition": rules_to_dict(rules), "columns": list(BOUND_COLUMNS),

@@ -11,15 +11,18 @@ branch in the door.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Final
 
 import numpy as np
 import numpy.typing as npt
 
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.game.rules import Rules
+from tarot_analysis.game.rules import Rules, is_safe_name
 
 #: The kinds of compiled bot, by their number in the ``B_KIND`` column.
 BOTS: Final = ("random", "heuristic", "pimc", "learned")
@@ -149,11 +152,11 @@ class Bot:
         if base == "pimc" and budget:
             budget, learned, model = _learned_part(budget)
             worlds, _, endgame = budget.partition(":")
-            if not worlds.isdigit() or not 1 <= int(worlds) <= MAX_PIMC_WORLDS:
+            if not _is_digits(worlds) or not 1 <= int(worlds) <= MAX_PIMC_WORLDS:
                 raise TarotInputError(
                     f"bot {name!r}: pimc:N takes a number of worlds from 1 to {MAX_PIMC_WORLDS}"
                 )
-            if endgame and (not endgame.isdigit() or int(endgame) > MAX_ENDGAME_TRICKS):
+            if endgame and (not _is_digits(endgame) or int(endgame) > MAX_ENDGAME_TRICKS):
                 raise TarotInputError(
                     f"bot {name!r}: pimc:N:E takes a number of endgame tricks from 0 to "
                     f"{MAX_ENDGAME_TRICKS}"
@@ -217,12 +220,7 @@ def seat_rows(
         if bot.kind != "learned" and not bot.learned:
             continue
         path = bot.model or str(shipped_model(rules))
-        model = load_model(path, rules)
-        if len(model.widths) > MAX_WIDTHS:
-            raise TarotInputError(
-                f"{path}: a learned bot's network has at most {MAX_WIDTHS - 2} hidden layers, "
-                f"this one {len(model.widths) - 2}"
-            )
+        model = load_model(path, rules)  # its layers checked to fit MAX_WIDTHS
         if path not in starts:
             starts[path] = at
             nets.append(model.weights)
@@ -245,6 +243,32 @@ def bot_rows(bots: Sequence[Bot | str]) -> npt.NDArray[np.int64]:
     return np.array(rows, dtype=np.int64).reshape(len(rows), N_BOT_COLUMNS)
 
 
+def _is_digits(text: str) -> bool:
+    """Whether ``text`` is ASCII digits only (``str.isdigit`` takes ``²`` and ``٣`` too, which
+    ``int`` refuses or reads as other digits)."""
+    return text.isascii() and text.isdigit()
+
+
+def file_label(name: str) -> str:
+    """The bot ``name`` as it stands in the name of a run's folder or a report's file: the name
+    itself when it is a safe part of a file name (``pimc:64``); otherwise one made of safe
+    characters only, the model file's stem for its path, and the first 8 hex digits of the
+    name's SHA-256 so that two names do not meet (``learned:runs/a.npz``:
+    ``learned:a-<hash>``). The name is checked first (:meth:`Bot.parse`).
+
+    >>> file_label("pimc:64"), file_label("heuristic:-2/1/0/0")[:-8]
+    ('pimc:64', 'heuristic:-2_1_0_0-')
+    >>> file_label("learned:/tmp/models/mine.npz")[:-8]
+    'learned:mine-'
+    """
+    bot = Bot.parse(name)
+    if is_safe_name(name.replace(":", "_")):
+        return name
+    shown = name.removesuffix(bot.model) + PurePath(bot.model).stem if bot.model else name
+    slug = re.sub(r"[^A-Za-z0-9:_-]+", "_", shown).strip("_")[:40]
+    return f"{slug}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
+
+
 def _learned_part(budget: str) -> tuple[str, bool, str]:
     """``N:E:learned:PATH`` split: ``("N:E", True, "PATH")``; a budget without ``learned``
     whole, with ``False``."""
@@ -260,10 +284,7 @@ def _bid_shifts(name: str, budget: str) -> tuple[int, ...]:
     parts = budget.split("/")
     if len(parts) == 1:
         parts *= N_BID_SHIFTS
-    try:
-        shifts = [int(part) for part in parts]
-    except ValueError:
-        shifts = []
+    shifts = [int(part) for part in parts if re.fullmatch(r"[+-]?[0-9]+", part)]
     if len(shifts) != N_BID_SHIFTS or any(abs(b) > MAX_BID_SHIFT for b in shifts):
         raise TarotInputError(
             f"bot {name!r}: heuristic:B (or heuristic:P/G/S/C, one per contract) takes shifts "

@@ -32,8 +32,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import os
 import zipfile
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,7 +53,11 @@ from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.runs.files import replacing
 
 __all__ = [
+    "LEARNABLE",
     "MAX_ENCODING",
+    "MAX_HIDDEN_WIDTH",
+    "MAX_MARGIN",
+    "MAX_WEIGHTS",
     "MODEL_FORMAT",
     "Model",
     "choose",
@@ -72,6 +78,22 @@ MODEL_FORMAT: Final = 1
 #: What the metadata of a model file names itself.
 MODEL_KIND: Final = "tarot-analysis learned bot"
 _ARRAYS: Final = ("weights", "widths", "metadata")
+#: The decisions a network may take (the metadata's ``decides``), in the engine's order: every
+#: kind but the end of the deal.
+LEARNABLE: Final = DECISIONS[: DECISIONS.index("over")]
+#: The most widths a network may have, inputs and outputs with them: the columns a bot's row
+#: keeps for them (:data:`tarot_analysis.bots.MAX_WIDTHS`, which the bots' tests check).
+MAX_WIDTHS: Final = 6
+#: The widest hidden layer a network may have.
+MAX_HIDDEN_WIDTH: Final = 4096
+#: The most weights a network may hold: 2**26 float32, 256 MiB (four hidden layers of
+#: :data:`MAX_HIDDEN_WIDTH` hold about 55 million).
+MAX_WEIGHTS: Final = 1 << 26
+#: The largest margin of a decision, in points: far beyond any deal's score.
+MAX_MARGIN: Final = 10_000.0
+#: The most bytes each array of a model file may take once unpacked, its header with it: the
+#: file is refused before anything larger is read.
+_MAX_BYTES: Final = {"weights": 4 * MAX_WEIGHTS + 4096, "widths": 4096, "metadata": 1 << 24}
 
 
 @dataclass(frozen=True)
@@ -210,6 +232,7 @@ def load_model(path: str | os.PathLike[str], rules: Rules | str) -> Model:
     arrays = _read_arrays(source)
     metadata = _metadata(source, arrays["metadata"])
     _check_fits(source, metadata, rules)
+    _check_decisions(source, metadata)
     weights, widths = arrays["weights"], arrays["widths"]
     _check_shapes(source, metadata, weights, widths)
     return Model(
@@ -238,27 +261,56 @@ def shipped_model(rules: Rules) -> Path:
 
 
 def _read_arrays(source: Path) -> dict[str, npt.NDArray[Any]]:
-    """The three arrays of a model file, or one line saying why they cannot be read."""
+    """The three arrays of a model file, or one line saying why they cannot be read. Each
+    array's size, as the archive and its header declare it, is checked before it is read."""
     if not source.exists():
         raise TarotInputError(f"{source}: no such model file")
     if not source.is_file():
         raise TarotInputError(f"{source}: not a model file (a folder or a device)")
     try:
-        with np.load(source, allow_pickle=False) as archive:
-            missing = [name for name in _ARRAYS if name not in archive.files]
+        with zipfile.ZipFile(source) as archive:
+            members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
+            missing = [name for name in _ARRAYS if name not in members]
             if missing:
                 raise TarotInputError(
                     f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
                 )
-            return {name: archive[name] for name in _ARRAYS}
+            return {name: _read_member(source, archive, members[name]) for name in _ARRAYS}
     except TarotInputError:
         raise
     except OSError as error:
         raise TarotInputError(f"{source}: cannot be read ({error.strerror or error})") from None
-    except (ValueError, EOFError, zipfile.BadZipFile, KeyError, RuntimeError):
+    except (
+        ValueError, EOFError, zipfile.BadZipFile, zlib.error, KeyError, RuntimeError,
+        NotImplementedError, OverflowError,
+    ):  # fmt: skip
         raise TarotInputError(
             f"{source}: not a readable model file (damaged or truncated): train it again"
         ) from None
+
+
+def _read_member(source: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> npt.NDArray[Any]:
+    """One array of a model file: its unpacked size bounded (:data:`_MAX_BYTES`), and the shape
+    its header declares checked against that size before the array is allocated."""
+    name = info.filename.removesuffix(".npy")
+    if info.file_size > _MAX_BYTES[name]:
+        raise TarotInputError(
+            f"{source}: its {name} take {info.file_size / 2**20:.1f} MiB unpacked; a model's "
+            f"take at most {_MAX_BYTES[name] / 2**20:.1f} MiB"
+        )
+    with archive.open(info) as member:
+        version = np.lib.format.read_magic(member)
+        if version == (1, 0):
+            shape, _, dtype = np.lib.format.read_array_header_1_0(member)
+        elif version == (2, 0):
+            shape, _, dtype = np.lib.format.read_array_header_2_0(member)
+        else:
+            raise ValueError(f"format {version} of .npy")
+        declared = math.prod(shape) * dtype.itemsize
+        if dtype.hasobject or declared > info.file_size - member.tell():
+            raise ValueError("an array larger than its file")
+    with archive.open(info) as member:
+        return np.asarray(np.lib.format.read_array(member, allow_pickle=False))
 
 
 def _metadata(source: Path, array: npt.NDArray[Any]) -> dict[str, Any]:
@@ -298,6 +350,59 @@ def _check_fits(source: Path, metadata: dict[str, Any], rules: Rules) -> None:
             f"{source}: reads {metadata.get('encoding_size')} inputs; the encoding of "
             f"{rules.players} players has {encoding_size(rules.players)}"
         )
+
+
+def _check_decisions(source: Path, metadata: dict[str, Any]) -> None:
+    """Refuse a ``decides`` that is not a list of :data:`LEARNABLE` decisions, a network of more
+    layers or wider ones than a table seats, and ``margins`` that are not points from 0 to
+    :data:`MAX_MARGIN` for learnable decisions."""
+    decides = metadata.get("decides", ["card"])
+    if (
+        not isinstance(decides, list)
+        or not decides
+        or any(name not in LEARNABLE for name in decides)
+    ):
+        raise TarotInputError(
+            f"{source}: its decides {_shown(decides)} is not a list of the decisions "
+            f"{', '.join(LEARNABLE)}"
+        )
+    margins = metadata.get("margins", {})
+    if not isinstance(margins, dict) or any(
+        name not in LEARNABLE or not _is_margin(value) for name, value in margins.items()
+    ):
+        raise TarotInputError(
+            f"{source}: its margins {_shown(margins)} are not points from 0 to "
+            f"{MAX_MARGIN:g} by decision ({', '.join(LEARNABLE)})"
+        )
+    widths = metadata.get("widths")
+    if (
+        not isinstance(widths, list) or not 2 <= len(widths) <= MAX_WIDTHS
+        or any(not _is_count(w) for w in widths)
+        or any(w > MAX_HIDDEN_WIDTH for w in widths[1:-1])
+        or weights_length(widths) > MAX_WEIGHTS
+    ):  # fmt: skip
+        raise TarotInputError(
+            f"{source}: its widths {_shown(widths)} are not a network a table seats: at "
+            f"most {MAX_WIDTHS - 2} hidden layers of 1 to {MAX_HIDDEN_WIDTH} units, "
+            f"{MAX_WEIGHTS:,} weights in all"
+        )
+
+
+def _shown(value: object) -> str:
+    """A value of the metadata as JSON, cut to 60 characters for a one-line message."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_margin(value: object) -> bool:
+    return (
+        isinstance(value, int | float) and not isinstance(value, bool)
+        and 0 <= value <= MAX_MARGIN
+    )  # fmt: skip
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
 
 
 def _check_shapes(

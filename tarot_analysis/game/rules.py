@@ -54,7 +54,9 @@ __all__ = [
     "Rules",
     "Shares",
     "Tarocco",
+    "check_safe_name",
     "format_rules",
+    "is_safe_name",
     "list_presets",
     "load_rules",
     "rules_to_dict",
@@ -78,6 +80,27 @@ PLAIN_TRUMP_COUNT = 19
 
 #: The preset used when none is named.
 DEFAULT_PRESET = "fft-4"
+#: What a name that goes into file and folder names (a preset's, a contract's) may hold.
+SAFE_NAME_TEXT = "ASCII letters, digits, '-', '_' and '.' (not first), at most 64 characters"
+_SAFE_NAME = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}")
+
+
+def is_safe_name(text: object) -> bool:
+    """Whether ``text`` can stand in a file or folder name as it is (:data:`SAFE_NAME_TEXT`):
+    no separator of folders, no ``..``, nothing hidden.
+
+    >>> is_safe_name("fft-4"), is_safe_name("../escaped"), is_safe_name(".hidden")
+    (True, False, False)
+    """
+    return isinstance(text, str) and _SAFE_NAME.fullmatch(text) is not None
+
+
+def check_safe_name(text: object, what: str) -> None:
+    """Refuse ``text`` as ``what`` unless :func:`is_safe_name`: a ``RulesError`` saying what a
+    name may hold."""
+    if not is_safe_name(text):
+        raise RulesError(f"{what} {_show(text)} cannot name files: use {SAFE_NAME_TEXT}")
+
 
 #: Other names accepted for presets (compared without case, spaces, hyphens or underscores).
 PRESET_ALIASES: Mapping[str, str] = types.MappingProxyType(
@@ -170,6 +193,7 @@ class Contract:
         _check_choices(self)
         if not self.name.strip():
             raise RulesError("name must not be empty")
+        check_safe_name(self.name, "the contract's name")
         if self.multiplier < 1:
             raise RulesError(f"multiplier must be a positive integer, got {_show(self.multiplier)}")
 
@@ -500,6 +524,7 @@ class Rules:
         _check_choices(self)
         if not self.name.strip():
             raise RulesError("name must not be empty")
+        check_safe_name(self.name, "name")  # it names the runs' folders and the reports
         self._check_deal()
         self._check_counting()
         self._check_contracts()

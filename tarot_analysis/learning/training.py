@@ -26,6 +26,7 @@ The same rows and seed give the same weights.
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import os
 from collections.abc import Sequence
@@ -37,7 +38,8 @@ import numpy as np
 import numpy.typing as npt
 import pyarrow as pa
 
-from tarot_analysis.bots.learned import save_model
+from tarot_analysis.bots import MAX_WIDTHS
+from tarot_analysis.bots.learned import MAX_HIDDEN_WIDTH, MAX_WEIGHTS, save_model, weights_length
 from tarot_analysis.engine.encoding import encoding_size
 from tarot_analysis.engine.state import N_ACTIONS
 from tarot_analysis.errors import TarotInputError, whole_number
@@ -49,6 +51,8 @@ __all__ = [
     "VALUE_SCALE",
     "Decisions",
     "Trained",
+    "check_hidden",
+    "check_training_memory",
     "decisions_from_table",
     "evaluate",
     "read_decisions",
@@ -122,23 +126,47 @@ def read_decisions(folder: str | os.PathLike[str]) -> Decisions:
     run of decisions, the encoding of the run's rules."""
     # imported here: the runner brings pyarrow.parquet and tqdm, which training does not
     # need until it reads a run
-    from tarot_analysis.runs.runner import SPEC_FILE, _read_definition, read_dataset
+    from tarot_analysis.runs.runner import read_dataset
 
     source = Path(folder)
+    definition = _run_definition(source)
+    return decisions_from_table(read_dataset(source), str(definition.get("rules")), str(source))
+
+
+def _run_definition(source: Path) -> dict[str, Any]:
+    """The definition of the run in ``source`` (its ``_run.json``), checked to be there."""
+    # imported here: as in read_decisions
+    from tarot_analysis.runs.runner import SPEC_FILE, _read_definition
+
     if not source.is_dir():
         raise TarotInputError(f"{source}: no such folder of decisions")
     if not (source / SPEC_FILE).exists():
         raise TarotInputError(f"{source}: no {SPEC_FILE}: not the folder of a run")
-    definition = _read_definition(source / SPEC_FILE)
-    return decisions_from_table(read_dataset(source), str(definition.get("rules")), str(source))
+    return _read_definition(source / SPEC_FILE)
+
+
+def _deal_numbering(source: Path) -> str:
+    """What decides the cards of each deal number of the run in ``source``: its definition
+    without its number of deals and its version. Two runs that share it deal the same cards
+    under the same numbers (the shorter one's deals are the longer one's first)."""
+    definition = dict(_run_definition(source))
+    for key in ("deals", "version"):
+        definition.pop(key, None)
+    return json.dumps(definition, sort_keys=True, default=str)
 
 
 #: Deal numbers of the n-th run joined are moved by n times this: deals of two runs stay apart.
 _RUN_STRIDE: Final = 1 << 40
 
 
-def join_decisions(parts: Sequence[Decisions]) -> Decisions:
-    """The decisions of several runs of one preset as one, each run's deals kept apart."""
+def join_decisions(
+    parts: Sequence[Decisions], numberings: Sequence[str] | None = None
+) -> Decisions:
+    """The decisions of several runs of one preset as one, each run's deals kept apart.
+    ``numberings``: what decides each run's deals (:func:`_deal_numbering`; by default every run
+    its own): runs that share one share their deal numbers, and a deal already taken from an
+    earlier run is left out of a later one, so that no deal is counted twice (nor lands on both
+    sides of the held-out split)."""
     if len({part.rules for part in parts}) > 1:
         raise TarotInputError(
             "runs of different presets cannot train one network: "
@@ -146,13 +174,22 @@ def join_decisions(parts: Sequence[Decisions]) -> Decisions:
         )
     if len(parts) == 1:
         return parts[0]
+    keys = [str(k) for k in range(len(parts))] if numberings is None else list(numberings)
+    offsets = {key: k * _RUN_STRIDE for k, key in enumerate(dict.fromkeys(keys))}
+    taken: dict[str, npt.NDArray[np.int64]] = {}
+    kept = []
+    for part, key in zip(parts, keys, strict=True):
+        deals = part.deals + offsets[key]
+        fresh = ~np.isin(deals, taken.get(key, deals[:0]))
+        taken[key] = np.union1d(taken.get(key, deals[:0]), deals[fresh])
+        kept.append((part, fresh, deals))
     return Decisions(
         rules=parts[0].rules, players=parts[0].players,
-        deals=np.concatenate([p.deals + k * _RUN_STRIDE for k, p in enumerate(parts)]),
-        encodings=np.concatenate([p.encodings for p in parts]),
-        legal=np.concatenate([p.legal for p in parts]),
-        values=np.concatenate([p.values for p in parts]),
-        chosen=np.concatenate([p.chosen for p in parts]),
+        deals=np.concatenate([deals[fresh] for _, fresh, deals in kept]),
+        encodings=np.concatenate([p.encodings[fresh] for p, fresh, _ in kept]),
+        legal=np.concatenate([p.legal[fresh] for p, fresh, _ in kept]),
+        values=np.concatenate([p.values[fresh] for p, fresh, _ in kept]),
+        chosen=np.concatenate([p.chosen[fresh] for p, fresh, _ in kept]),
         skipped=sum(p.skipped for p in parts),
     )  # fmt: skip
 
@@ -324,6 +361,50 @@ def _initial(jax: Any, jnp: Any, widths: list[int], key: Any) -> list[tuple[Any,
     return layers
 
 
+def check_hidden(hidden: Sequence[object]) -> tuple[int, ...]:
+    """The widths of the hidden layers, checked to make a network a table can seat: at most
+    ``MAX_WIDTHS - 2`` layers of 1 to :data:`~tarot_analysis.bots.learned.MAX_HIDDEN_WIDTH`
+    units each."""
+    widths = [whole_number(w, "a hidden layer's width") for w in hidden]
+    if len(widths) > MAX_WIDTHS - 2 or any(not 1 <= w <= MAX_HIDDEN_WIDTH for w in widths):
+        raise TarotInputError(
+            f"the hidden layers of a learned bot are at most {MAX_WIDTHS - 2}, of 1 to "
+            f"{MAX_HIDDEN_WIDTH:,} units each; got {' '.join(map(str, widths)) or 'none'}"
+        )
+    return tuple(widths)
+
+
+def check_training_memory(
+    folders: Sequence[Path], hidden: Sequence[int], available: int | None = None
+) -> None:
+    """Refuse, before anything is read, a training whose decisions and network would not fit
+    in memory: each decision's rows as stored, read into arrays and into the targets (three
+    copies), and the network four times over (its weights, their gradients, Adam's two
+    moments). The rows are counted from the chunks' own metadata."""
+    # imported here: as in read_decisions
+    import pyarrow.parquet as pq
+
+    from tarot_analysis.runs.memory import check_room
+
+    rows = 0
+    size = 0
+    for one in folders:
+        players = load_rules(str(_run_definition(one).get("rules"))).players
+        size = max(size, encoding_size(players))
+        for chunk in sorted(one.glob("chunk-*.parquet")):
+            try:
+                rows += pq.ParquetFile(chunk).metadata.num_rows
+            except (OSError, ValueError):
+                continue  # read again, and refused in one line, by read_decisions
+    widths = [size, *(int(w) for w in hidden), N_ACTIONS]
+    per_row = 4 * size + 9 * N_ACTIONS + 16
+    check_room(
+        f"training on {rows:,} decisions with hidden layers {' '.join(map(str, hidden))}",
+        3 * rows * per_row + 16 * weights_length(widths), available,
+        lambda usable: "train on fewer runs, or narrower --hidden layers",
+    )  # fmt: skip
+
+
 def train(
     decisions: Decisions,
     *,
@@ -345,10 +426,16 @@ def train(
     seed = whole_number(seed, "the seed")
     if seed < 0:
         raise TarotInputError(f"the seed must be ≥ 0, got {seed}")
-    if any(int(w) < 1 for w in hidden) or epochs < 0:
-        raise TarotInputError("hidden layers need at least 1 unit each, and epochs must be ≥ 0")
+    check_hidden(hidden)
+    if epochs < 0:
+        raise TarotInputError(f"epochs must be ≥ 0, got {epochs}")
     train_rows, held_rows = split_by_deal(decisions.deals, holdout, seed)
     widths = [decisions.encodings.shape[1], *(int(w) for w in hidden), N_ACTIONS]
+    if weights_length(widths) > MAX_WEIGHTS:
+        raise TarotInputError(
+            f"a network of {' → '.join(map(str, widths))} holds {weights_length(widths):,} "
+            f"weights; a learned bot holds at most {MAX_WEIGHTS:,}"
+        )
     params = _initial(jax, jnp, widths, jax.random.PRNGKey(seed))
     optimiser = optax.adam(learning_rate)
     state = optimiser.init(params)
@@ -425,11 +512,22 @@ def train_folder(
     **options: Any,
 ) -> dict[str, Any]:
     """Train on the decisions of the run in ``folder`` (or of several runs of one preset:
-    their deals kept apart), with :func:`train`'s ``options``; write the network to ``out``
-    (:func:`tarot_analysis.bots.learned.save_model`) and return the report."""
+    their deals kept apart, each folder read once, and a deal two runs share counted once:
+    :func:`join_decisions`), with :func:`train`'s ``options``; write the network to ``out``
+    (:func:`tarot_analysis.bots.learned.save_model`) and return the report. The layers, the
+    memory and ``out`` are checked before anything is read."""
+    # imported here: the runs' files, needed only once a network is trained
+    from tarot_analysis.runs.simulate import check_output_path
+
     _jax()  # before reading: a missing extra is said at once
-    folders = [folder] if isinstance(folder, str | os.PathLike) else list(folder)
-    decisions = join_decisions([read_decisions(one) for one in folders])
+    check_hidden(options.get("hidden", ()))
+    given = [folder] if isinstance(folder, str | os.PathLike) else list(folder)
+    folders = list({Path(one).resolve(): Path(one) for one in given}.values())  # each once
+    check_training_memory(folders, options.get("hidden", (256, 128)))
+    check_output_path(Path(out))  # before the work: a model that cannot be written fails at once
+    decisions = join_decisions(
+        [read_decisions(one) for one in folders], [_deal_numbering(one) for one in folders]
+    )
     folder = ", ".join(str(one) for one in folders)
     trained = train(decisions, **options)
     report = trained.report | {"data": str(folder), "out": str(out)}

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 import pandas as pd
 
+from tarot_analysis.bots import file_label
+
 if TYPE_CHECKING:
     import jinja2
     from matplotlib.figure import Figure
@@ -51,8 +53,11 @@ CHART_DPI: Final = 100
 
 
 def bots_label(bots: Sequence[str]) -> str:
-    """``random`` when every seat has the same bot, else the seats' bots joined by dashes."""
-    return bots[0] if len(set(bots)) == 1 else "-".join(bots)
+    """``random`` when every seat has the same bot, else the seats' bots joined by dashes: the
+    bots' part of a run's folder and a report's file, each as
+    :func:`~tarot_analysis.bots.file_label` writes it (no path of a model file in it)."""
+    labels = [file_label(bot) for bot in bots]
+    return labels[0] if len(set(labels)) == 1 else "-".join(labels)
 
 
 def bots_text(bots: Sequence[str]) -> str:

@@ -13,12 +13,14 @@ in one line saying how many deals would, and which option keeps memory flat.
 
 from __future__ import annotations
 
+import resource
+from collections.abc import Callable
 from pathlib import Path
 from typing import Final
 
 from tarot_analysis.errors import TarotInputError
 
-__all__ = ["BYTES_PER_DEAL", "available_bytes", "check_memory", "size_text"]
+__all__ = ["BYTES_PER_DEAL", "available_bytes", "check_memory", "check_room", "size_text"]
 
 #: Peak bytes per deal of the runs that keep their deals: fft-4, heuristic bots, the peak
 #: proportional set size (``benchmarks/peak_memory.py``) of two runs, its difference divided by
@@ -35,16 +37,52 @@ USABLE: Final = 0.8
 
 
 def available_bytes() -> int | None:
-    """The memory available for new allocations (``MemAvailable`` of ``/proc/meminfo``), or
-    ``None`` where the system does not say (then nothing is checked)."""
+    """The memory available for new allocations: the least of what the system has free
+    (``MemAvailable`` of ``/proc/meminfo``), what this process's control group may still take
+    (``memory.max`` less ``memory.current``, cgroup v2) and what its address-space limit leaves
+    (``ulimit -v`` less the address space taken); ``None`` where none of them is said (then
+    nothing is checked)."""
+    found = [
+        size for size in (_meminfo_available(), _cgroup_left(), _address_space_left())
+        if size is not None
+    ]  # fmt: skip
+    return min(found) if found else None
+
+
+def _read(path: str) -> str | None:
     try:
-        text = Path("/proc/meminfo").read_text(encoding="ascii")
-    except OSError:
+        return Path(path).read_text(encoding="ascii")
+    except (OSError, ValueError):
         return None
-    for line in text.splitlines():
+
+
+def _meminfo_available() -> int | None:
+    for line in (_read("/proc/meminfo") or "").splitlines():
         if line.startswith("MemAvailable:"):
             return int(line.split()[1]) * 1024
     return None
+
+
+def _cgroup_left() -> int | None:
+    """What the control group of this process may still take (cgroup v2), if it is limited."""
+    for line in (_read("/proc/self/cgroup") or "").splitlines():
+        if line.startswith("0::"):
+            folder = "/sys/fs/cgroup" + line[3:].strip().rstrip("/")
+            limit, used = _read(f"{folder}/memory.max"), _read(f"{folder}/memory.current")
+            if limit and used and limit.strip().isdigit() and used.strip().isdigit():
+                return max(int(limit) - int(used), 0)
+    return None
+
+
+def _address_space_left() -> int | None:
+    """What ``ulimit -v`` (``RLIMIT_AS``) leaves this process, if it is set."""
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    for line in (_read("/proc/self/status") or "").splitlines():
+        if line.startswith("VmSize:"):
+            return max(soft - int(line.split()[1]) * 1024, 0)
+    return soft
 
 
 def size_text(size: float) -> str:
@@ -62,17 +100,29 @@ def check_memory(
     """Refuse ``deals`` deals of ``command`` (a key of :data:`BYTES_PER_DEAL`), ``runs`` times
     over (a guidance of two seats keeps two runs), when they would not fit in the available
     memory; ``flat`` names the option that keeps memory flat, if the command has one."""
+    per_deal = BYTES_PER_DEAL[command] * runs
+    other = f", or {flat} keeps memory flat" if flat else ""
+    check_room(
+        f"{command} --deals {deals:,}", deals * per_deal, available,
+        lambda usable: f"at most {int(usable // per_deal):,} deals fit{other}",
+    )  # fmt: skip
+
+
+def check_room(
+    what: str, needed: float, available: int | None = None,
+    advice: Callable[[float], str] | None = None,
+) -> None:  # fmt: skip
+    """Refuse ``what`` when the ``needed`` bytes would not fit in the memory available
+    (:func:`available_bytes`, or ``available``) beside the rest (:data:`USABLE`), in one line;
+    ``advice(usable bytes)`` says what would fit."""
     free = available_bytes() if available is None else available
     if free is None:
         return
-    per_deal = BYTES_PER_DEAL[command] * runs
-    needed = deals * per_deal
     usable = free * USABLE
     if needed <= usable:
         return
-    fit = int(usable // per_deal)
-    other = f", or {flat} keeps memory flat" if flat else ""
+    then = f": {advice(usable)}" if advice else ""
     raise TarotInputError(
-        f"{command} --deals {deals:,} would need about {size_text(needed)} of memory and "
-        f"{size_text(free)} is available: at most {fit:,} deals fit{other}"
+        f"{what} would need about {size_text(needed)} of memory and {size_text(free)} is "
+        f"available{then}"
     )

@@ -84,6 +84,13 @@ def _position(
     attack_seats = [seat_number(seat, players, "an attack seat") for seat in attack]
     if not attack_seats:
         raise TarotInputError("the attack needs at least one seat")
+    twice = sorted({seat for seat in attack_seats if attack_seats.count(seat) > 1})
+    if twice:
+        raise TarotInputError(f"the attack names seat {twice[0]} twice: name each seat once")
+    if len(attack_seats) == players:
+        raise TarotInputError(
+            f"the attack cannot hold every seat: of {players} seats, at least one defends"
+        )
     if len(trick) >= players:
         raise TarotInputError(
             f"a trick in progress holds at most {players - 1} cards, got {len(trick)}"

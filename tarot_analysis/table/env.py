@@ -197,6 +197,12 @@ class raw_env(AECEnv):  # the lower-case name PettingZoo's environments use
 
     def __init__(self, rules: str | Rules = "fft-4", render_mode: str | None = None) -> None:
         super().__init__()
+        modes = self.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise TarotInputError(
+                f"unknown render mode {render_mode!r}: the modes are {', '.join(modes)}, or None "
+                "for no rendering"
+            )
         self.rules = rules if isinstance(rules, Rules) else load_rules(rules)
         players = self.rules.players
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
@@ -239,7 +245,12 @@ class raw_env(AECEnv):  # the lower-case name PettingZoo's environments use
         self.agent_selection = self.possible_agents[state.actor]
 
     def observe(self, agent: str) -> dict[str, npt.NDArray[np.int8]]:
-        assert self.state is not None
+        if self.state is None:
+            raise TarotInputError("no deal yet: call reset() before observe()")
+        if agent not in self.possible_agents:
+            raise TarotInputError(
+                f"no agent {agent!r}: the agents are {', '.join(self.possible_agents)}"
+            )
         seen = self.state.observation(self.possible_agents.index(agent))
         mask = seen.action_mask.astype(np.int8)
         return {"observation": encode(seen, self.rules), "action_mask": mask}

@@ -55,12 +55,18 @@ from tarot_analysis.table.compiled import play_deals
 from tarot_analysis.table.python_bots import bot_name, is_python_bot, play_python
 
 __all__ = [
-    "LAST_DEAL", "ContractCounts", "PlayResult", "play", "play_counts", "play_given", "replay",
+    "LAST_DEAL", "ContractCounts", "PlayResult", "ScriptRefused", "play", "play_counts",
+    "play_given", "replay",
 ]  # fmt: skip
 
 #: The highest deal number: a run's files store deal numbers (and counts of deals) as 64-bit
 #: integers.
 LAST_DEAL = 2**63 - 2
+
+
+class ScriptRefused(TarotInputError):
+    """A scripted card or écart of :func:`play_given` that the rules do not allow where it
+    comes (the bots announced otherwise, a chelem say, or the card is not the seat's)."""
 
 
 @dataclass
@@ -461,7 +467,8 @@ def play_given(
     ``""``: its bot chooses; a shown Fool is written ``E`` at its turn); ``ecart[d]`` the
     taker's écart (the Tarocco dealer's discard). ``dealers[d]``, Tarocco only, is the seat
     dealing deal ``d`` (default: as in a run, :func:`tarot_analysis.table.tarocco.dealer_of`). A
-    scripted card or écart that breaks a rule raises ``TarotInputError``.
+    scripted card or écart that breaks a rule raises :class:`ScriptRefused` (a
+    ``TarotInputError``).
     """
     table = _table(rules, len(hands), bots, seed, forced, len(hands))
     masks = masks_of(rules, hands)
@@ -485,7 +492,7 @@ def play_given(
             result, forced_rows, _bot_rng(table.root, 0), moves, discards, dealers=seats
         )
     except ValueError as error:
-        raise TarotInputError(str(error)) from None
+        raise ScriptRefused(str(error)) from None
     result.metadata = run_metadata(rules, table.root, len(hands), len(hands)) | {
         "bots": list(table.seating.names)
     }

@@ -210,10 +210,14 @@ def _rates_lines(table: Any, bots: list[str] | None = None) -> list[str]:
 
 
 def _bound_folder(args: argparse.Namespace, rules_name: str, others: list[str]) -> str:
-    """The run's folder: ``--data``, or one named after the run under ``data/``."""
+    """The run's folder: ``--data``, or one named after the run under ``data/``, of checked
+    names only (a bot's as :func:`~tarot_analysis.bots.file_label` writes it)."""
+    from tarot_analysis.bots import file_label
+
     if args.data:
         return str(args.data)
-    beside = f"-bots-{'-'.join(others)}-every{args.every}" if others else ""
+    labels = [file_label(bot) for bot in others]
+    beside = f"-bots-{'-'.join(labels)}-every{args.every}" if others else ""
     return (
         f"data/dd-bound-{rules_name}-{args.contract}-after{args.after_tricks}-"
         f"nodes{args.max_nodes}{beside}-seed{args.seed}-{args.deals}"
@@ -226,12 +230,16 @@ def run_bound(args: argparse.Namespace) -> int:
         DEFAULT_CHUNK_SIZE,
         bound_bots,
         bound_rates,
+        check_bound,
         run_bound,
     )
     from tarot_analysis.runs.simulate import check_writable_folder
 
     rules = load_rules(args.rules)
-    others = [bot for bot in dict.fromkeys(args.bots) if bot != "heuristic"]
+    others = check_bound(
+        rules, after_tricks=args.after_tricks, max_nodes=args.max_nodes, contract=args.contract,
+        bots=args.bots, every=args.every,
+    )  # fmt: skip
     folder = _bound_folder(args, rules.name, others)
     check_writable_folder(folder, " for the run's chunks")
     args.kept = f"the chunks finished so far are kept in {folder}; the same command goes on"

@@ -122,7 +122,9 @@ def _folders(
     args: argparse.Namespace, name: str, last_seat: int
 ) -> tuple[dict[int, str], list[int], str]:
     """The run's folder for each seat, the seats advised, and the folder of the tables."""
-    label = "-".join(args.bots)
+    from tarot_analysis.bots import file_label
+
+    label = "-".join(file_label(bot) for bot in args.bots)  # no path of a model in a folder name
     kept = "-counts" if args.no_rows else ""  # a run of counts never shares a folder of rows
     base = args.data or f"data/guidance-{name}-{label}-seed{args.seed}-{args.deals}{kept}"
     # The last seat's run beside the first's: its own folder.

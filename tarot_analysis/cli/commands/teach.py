@@ -36,6 +36,39 @@ def add_parser(subparsers: Any) -> None:
     teach.set_defaults(handler=run)
 
 
+def chunk_bytes(rules: Any, deals: int) -> int:
+    """The memory a chunk of ``deals`` deals of lessons takes while it is computed: its rows
+    allocated for every decision a deal can hold (encoding, legal actions, values, facts),
+    and the table they are copied into."""
+    from tarot_analysis.engine.encoding import encoding_size
+    from tarot_analysis.engine.state import N_ACTIONS
+    from tarot_analysis.learning.teacher import _rows_per_deal
+
+    row = 4 * encoding_size(rules.players) + 5 * N_ACTIONS + 6 * 8
+    return 2 * deals * _rows_per_deal(rules) * row
+
+
+def _check_memory(rules: Any, args: argparse.Namespace) -> None:
+    """Refuse, before any deal, chunks that would not fit in memory on the threads that
+    compute them at once (a cluster's workers have their own)."""
+    from tarot_analysis.learning.teacher import DEFAULT_CHUNK_SIZE
+    from tarot_analysis.runs.memory import check_room
+    from tarot_analysis.runs.simulate import default_threads
+
+    if args.scheduler or args.workers:
+        return
+    chunk = min(args.chunk_size or DEFAULT_CHUNK_SIZE, args.deals)
+    threads = min(args.threads or default_threads(), -(-args.deals // chunk))
+    per_deal = chunk_bytes(rules, 1) * threads
+    check_room(
+        f"teach --chunk-size {chunk:,} on {threads} thread{'s' * (threads > 1)}",
+        chunk * per_deal, advice=lambda usable: (
+            f"at most {int(usable // per_deal):,} deals a chunk fit (--chunk-size), or fewer "
+            "--threads"
+        ),
+    )  # fmt: skip
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis teach``: play and store the search's decisions (resumable)."""
     from tarot_analysis.bots.pimc import DEFAULT_WORLDS
@@ -46,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     worlds = args.worlds or DEFAULT_WORLDS
     folder = args.data or f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}"
+    _check_memory(rules, args)
     check_writable_folder(folder, " for the run's chunks")
     args.kept = f"the chunks finished so far are kept in {folder}; the same command goes on"
     started = time.perf_counter()
