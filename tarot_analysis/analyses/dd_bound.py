@@ -56,7 +56,7 @@ from tarot_analysis.analyses.double_dummy import (
 from tarot_analysis.bots import Bot
 from tarot_analysis.deals import evaluators
 from tarot_analysis.engine import state as S
-from tarot_analysis.errors import TarotInputError, is_whole_number
+from tarot_analysis.errors import TarotInputError, is_whole_number, run_numbers
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules, rules_to_dict
 from tarot_analysis.runs.progress import PLAYING
@@ -269,6 +269,7 @@ def run_bound(
     does), the search bots on every ``every``-th deal only (deal numbers divisible by it)."""
     if rules.tarocco is not None:
         raise TarotInputError(f"the double-dummy bound is for French Tarot, not {rules.name}")
+    deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
     contract_index(rules, contract)
     if not is_whole_number(after_tricks) or not 0 <= after_tricks < rules.hand_size:
         raise TarotInputError(

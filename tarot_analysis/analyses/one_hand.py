@@ -19,9 +19,10 @@ from tarot_analysis.analyses.counterfactual import (
     play_every_contract,
 )
 from tarot_analysis.deals import evaluators
+from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE
 from tarot_analysis.deals.odds import dog_laws
 from tarot_analysis.engine.core import call_candidates, second_call_candidates
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, run_numbers
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.stats import Z_95
@@ -154,6 +155,7 @@ def analyse_hand(
 
     ``client``: a Dask client whose workers play the chunks (the same result as threads).
     """
+    deals, _, threads = run_numbers(deals, DEFAULT_CHUNK_SIZE, threads)
     held = hand if isinstance(hand, cards.Hand) else cards.Hand.parse(hand, size=rules.hand_size)
     if len(held) != rules.hand_size:
         raise TarotInputError(f"a hand of {rules.hand_size} cards was expected, got {len(held)}")

@@ -427,8 +427,10 @@ def train_folder(
     """Train on the decisions of the run in ``folder`` (or of several runs of one preset:
     their deals kept apart), with :func:`train`'s ``options``; write the network to ``out``
     (:func:`tarot_analysis.bots.learned.save_model`) and return the report."""
-    _jax()  # before reading: a missing extra is said at once
     folders = [folder] if isinstance(folder, str | os.PathLike) else list(folder)
+    if not folders:
+        raise TarotInputError("training needs at least one folder of lessons, got none")
+    _jax()  # before reading: a missing extra is said at once
     decisions = join_decisions([read_decisions(one) for one in folders])
     folder = ", ".join(str(one) for one in folders)
     trained = train(decisions, **options)
