@@ -6,13 +6,41 @@ import hashlib
 import os
 import sys
 from importlib import import_module
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
+from types import TracebackType
 
-try:
-    __version__ = version("tarot-analysis")
-except PackageNotFoundError:  # running from a source tree that was not installed
-    __version__ = "0.0.0"
+#: What the command line says when Ctrl-C stops it before its command began.
+INTERRUPTED_STARTING = "tarot-analysis: interrupted while starting: nothing was done"
+_EXCEPTHOOK = sys.excepthook
+
+
+def _interrupted_while_starting(
+    kind: type[BaseException], error: BaseException, traceback: TracebackType | None
+) -> None:
+    """Ctrl-C during the package's import, the first moment of the command line, said in one
+    line (:data:`INTERRUPTED_STARTING`); any other error as it was said before."""
+    if issubclass(kind, KeyboardInterrupt):
+        print(INTERRUPTED_STARTING, file=sys.stderr)
+    else:
+        _EXCEPTHOOK(kind, error, traceback)
+
+
+# Until the package is imported whole (the command line answers Ctrl-C itself from then on).
+sys.excepthook = _interrupted_while_starting
+
+
+def _version() -> str:
+    """The installed package's version (``0.0.0`` in a source tree never installed)."""
+    # imported here: once the Ctrl-C of the start-up is answered (importlib.metadata is slow).
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("tarot-analysis")
+    except PackageNotFoundError:
+        return "0.0.0"
+
+
+__version__ = _version()
 
 #: The functions and records a user calls, by the module that holds each. The house's folders,
 #: from the ground up: ``game`` (cards and rules), ``runs`` (chunks, resumable folders, Dask),
@@ -114,3 +142,4 @@ def _use_numba_cache_of_this_source() -> None:
 
 
 _use_numba_cache_of_this_source()
+sys.excepthook = _EXCEPTHOOK  # the package is imported

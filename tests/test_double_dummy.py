@@ -182,3 +182,45 @@ def test_the_readmes_table_is_the_commands_output(capsys: pytest.CaptureFixture[
         return [line.rsplit(None, 1)[0] if line[:5].strip().isdigit() else line for line in lines]
 
     assert without_seconds(printed) == without_seconds(pasted)
+
+
+def test_each_takers_solve_tells_where_it_stands_as_it_goes() -> None:
+    rules = load_rules("fft-4")
+    told: list[tuple[int, float, float, int]] = []
+    rows = dd_table(
+        rules, seed=1, deal=0, takers=[0, 2], max_nodes=600_000,
+        progress=lambda taker, where: told.append((taker, where.low, where.high, where.nodes)),
+    )  # fmt: skip
+    assert {taker for taker, *_ in told} == {0, 2}  # each solve, in turn
+    assert [taker for taker, *_ in told] == sorted(taker for taker, *_ in told)
+    for taker, low, high, _ in told:
+        row = rows[[0, 2].index(taker)]
+        assert row.points_low - row.points_before <= high and low <= high
+
+
+def test_dd_of_a_whole_deal_says_what_it_does_and_shows_its_solve(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from types import SimpleNamespace
+
+    from tarot_analysis.analyses import double_dummy
+    from tarot_analysis.cli import commands
+    from tarot_analysis.runs import progress as progress_module
+    from tarot_analysis.solver import SolveProgress
+
+    seconds = iter(range(0, 1_000, 2))  # a solve whose slices take two seconds each
+    monkeypatch.setattr(commands, "time", SimpleNamespace(perf_counter=lambda: next(seconds)))
+    monkeypatch.setattr(progress_module, "_now", lambda: float(next(seconds)))
+
+    def slow_table(rules: Rules, *args: object, progress: object = None, **kwargs: object) -> list:
+        assert callable(progress)
+        for nodes in (200_000, 400_000):
+            progress(0, SolveProgress(10.0, 60.0, nodes))
+        return []
+
+    monkeypatch.setattr(double_dummy, "dd_table", slow_table)
+    assert main(["dd", "--seed", "1", "--deal", "0", "--taker", "0"]) == 0
+    err = capsys.readouterr().err
+    assert "solving the whole deal" in err and "minutes or more" in err
+    assert "--after-tricks" in err
+    assert "solving · fft-4, seat 0 takes a garde: done in" in err

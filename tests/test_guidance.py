@@ -471,3 +471,37 @@ def test_ctrl_c_stops_a_guidance_run_keeping_its_finished_chunks(tmp_path: Path)
         "same command goes on"
     )
     assert out == b""
+
+
+def test_the_deals_seat_0_plays_are_counted_before_any_deal_is_played(data) -> None:  # type: ignore[no-untyped-def]
+    from tarot_analysis.analyses.guidance import first_seat_plays
+
+    rules = load_rules("fft-4")
+    assert first_seat_plays(rules, 40_000, 3, 10_000, enough=40_000) == data.played_deals
+    assert first_seat_plays(rules, 40_000, 3, 10_000, enough=1_000) < 20_000  # it stops early
+
+
+def test_a_report_of_too_few_deals_played_is_refused_before_any_deal(tmp_path: Path) -> None:
+    """The minimum a report names is of deals played: a Petit sec's redeal is not one."""
+    import re
+
+    from tarot_analysis.analyses.guidance import MIN_FIT_DEALS, first_seat_plays
+    from tarot_analysis.report import build_report
+    from tarot_analysis.report.runs import GUIDANCE_CHUNK_SIZE
+
+    rules = load_rules("fft-4")
+    played = first_seat_plays(rules, MIN_FIT_DEALS, 1, GUIDANCE_CHUNK_SIZE, enough=MIN_FIT_DEALS)
+    assert played < MIN_FIT_DEALS  # seed 1 deals a Petit sec among its first 1,000 deals
+    with pytest.raises(TarotInputError) as refused:
+        build_report(
+            rules, MIN_FIT_DEALS, seed=1, data_dir=tmp_path / "data", out_dir=tmp_path / "out"
+        )
+    said = str(refused.value)
+    assert f"{played:,} of {MIN_FIT_DEALS:,} deals" in said
+    asked = re.search(r"ask for ([\d,]+) deals or more", said)
+    assert asked, said
+    enough = int(asked[1].replace(",", ""))
+    count = first_seat_plays(rules, enough, 1, GUIDANCE_CHUNK_SIZE, enough=enough)
+    fewer = first_seat_plays(rules, enough - 1, 1, GUIDANCE_CHUNK_SIZE, enough=enough)
+    assert count >= MIN_FIT_DEALS > fewer  # the fewest deals that are enough
+    assert not (tmp_path / "data").exists() and not (tmp_path / "out").exists()

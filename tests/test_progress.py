@@ -319,3 +319,77 @@ def test_the_silence_meter_reads_a_command_to_its_end() -> None:
     assert all(0 <= silence["start_s"] <= silence["end_s"] <= found["seconds"]
                for silence in found["longest_silences"])  # fmt: skip
     assert found["longest_silence_s"] == max(s["seconds"] for s in found["longest_silences"])
+
+
+def test_a_slow_speed_is_given_per_minute_or_per_hour_never_as_zero() -> None:
+    assert progress.speed(250_000, 2) == "125,000 deals per second"
+    assert progress.speed(3, 10) == "18.0 deals per minute"
+    assert progress.speed(1, 3_600) == "1.0 deal per hour"
+
+
+def test_a_bar_of_a_slow_run_shows_deals_per_minute(
+    capsys: pytest.CaptureFixture[str], clock: Clock
+) -> None:
+    with bar(PLAYING, 100, detail="fft-4") as shown:
+        _wait_for_display(clock)
+        clock.advance(59)
+        shown.update(2)
+        clock.tick()  # a minute since the bar opened
+    assert "2.0 deals per minute" in _lines(capsys.readouterr().err)[-1]
+
+
+class _Watcher:
+    """A Python bot that notes, at each of its decisions, the deals the run's bar counts."""
+
+    name = "watcher"
+
+    def __init__(self, count: dict[str, object]) -> None:
+        self.count = count
+        self.seen: list[int] = []
+
+    def act(self, observation: object) -> int:
+        count = self.count["count"]
+        assert callable(count)
+        self.seen.append(int(count()))
+        return int(observation.legal_actions[0])  # type: ignore[attr-defined]
+
+
+def _capture_count(monkeypatch: pytest.MonkeyPatch) -> dict[str, object]:
+    from tarot_analysis.table import play as play_module
+
+    captured: dict[str, object] = {}
+    shown = play_module.progress_bar
+
+    def capturing(*args: object, count: object = None, **kwargs: object) -> object:
+        captured["count"] = count
+        return shown(*args, count=count, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(play_module, "progress_bar", capturing)
+    return captured
+
+
+def test_the_bar_of_a_run_moves_deal_by_deal_within_a_chunk(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tarot_analysis.game.rules import load_rules
+    from tarot_analysis.table.play import play
+
+    captured = _capture_count(monkeypatch)
+    watcher = _Watcher(captured)
+    bots = [watcher, "random", "random", "random"]
+    play(load_rules("fft-4"), 8, bots=bots, seed=1, chunk_size=8, progress=True)
+    # One chunk of 8 deals: the bar counted each deal as it ended, not the chunk at its end.
+    assert watcher.seen == sorted(watcher.seen)
+    assert watcher.seen[0] == 0 and watcher.seen[-1] >= 5
+
+
+def test_the_compiled_table_counts_its_deals_as_it_plays_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from tarot_analysis.game.rules import load_rules
+    from tarot_analysis.table.play import play
+
+    captured = _capture_count(monkeypatch)
+    play(load_rules("fft-4"), 50, bots="heuristic", seed=1, chunk_size=20, progress=True)
+    count = captured["count"]
+    assert callable(count) and count() == 50

@@ -53,7 +53,7 @@ import pandas as pd
 from tarot_analysis import __version__
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.deals.features import FEATURES, hand_features
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, deal_count, thread_count
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.table.python_bots import bot_name, is_python_bot
 
@@ -288,6 +288,7 @@ def compare_variants(
     from tarot_analysis.runs.progress import bar as progress_bar
     from tarot_analysis.stats import normal_quantile
 
+    deals, threads = deal_count(deals), thread_count(threads)
     if compare_bots:
         variants = _bot_variants(rules_list, deals, compare_bots, mode, confidence)
         seated: tuple[Any, ...] = tuple(compare_bots)
@@ -352,8 +353,6 @@ def _variants(
             f"a comparison needs at least two variants (the first is the baseline), got "
             f"{len(rules_list)}: {names}"
         )
-    if deals < 1:
-        raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
     if mode not in MODES:
         raise TarotInputError(f"unknown mode {mode!r}; known: {', '.join(MODES)}")
     normal_quantile(confidence)  # a confidence outside (0, 1) stops here

@@ -33,7 +33,7 @@ from tarot_analysis.engine.outcome import (
     REDEAL_PETIT_SEC,
 )
 from tarot_analysis.engine.scoring import score_outcomes
-from tarot_analysis.errors import TarotInputError, seat_number
+from tarot_analysis.errors import TarotInputError, run_numbers, seat_number
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.stats import normal_quantile, wilson_interval
@@ -160,6 +160,7 @@ def play_passing(
     scores 0), ``taker`` (−1 when redealt), ``contract`` (its index, −1 when redealt), and
     ``seat_score``, ``seat``'s score on the deal (as a defender, or a partner called).
     """
+    deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
     seat = seat_number(seat, rules.players)
     forced = np.full((deals, 4), -1, dtype=np.int64)
     forced[:, 0] = passing(seat)
@@ -209,6 +210,7 @@ def play_every_contract(
     kept for the others. ``client``: a Dask client whose workers play the chunks."""
     if not rules.contracts:
         raise TarotInputError(f"{rules.name} has no contracts to compare")
+    deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
     seat = seat_number(seat, rules.players)
     forced = np.full((deals, 4), -1, dtype=np.int64)
     forced[:, 0] = seat

@@ -56,7 +56,7 @@ from tarot_analysis.analyses.double_dummy import (
 from tarot_analysis.bots import Bot
 from tarot_analysis.deals import evaluators
 from tarot_analysis.engine import state as S
-from tarot_analysis.errors import TarotInputError, is_whole_number
+from tarot_analysis.errors import TarotInputError, is_whole_number, run_numbers
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules, rules_to_dict
 from tarot_analysis.runs.progress import PLAYING
@@ -290,6 +290,7 @@ def run_bound(
     is there), the first ``after_tricks`` tricks the heuristic's; every row of the run.
     ``bots``: those that play on from the solve's start beside the heuristic (which always
     does), the search bots on every ``every``-th deal only (deal numbers divisible by it)."""
+    deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
     others = check_bound(
         rules, after_tricks=after_tricks, max_nodes=max_nodes, contract=contract, bots=bots,
         every=every,

@@ -31,9 +31,10 @@ milliseconds to seconds.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
@@ -45,7 +46,7 @@ from tarot_analysis.engine.outcome import REDEAL_NONE
 from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
-from tarot_analysis.solver import SearchStopped, solve
+from tarot_analysis.solver import SearchStopped, SolveProgress, solve
 from tarot_analysis.table.play import LAST_DEAL, PlayResult, play_given
 
 __all__ = [
@@ -269,12 +270,14 @@ def solve_start(
     *,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    progress: Callable[[SolveProgress], None] | None = None,
 ) -> Solved:
-    """Solve the remaining tricks from ``start``; a stopped solve gives its proved interval."""
+    """Solve the remaining tricks from ``start``; a stopped solve gives its proved interval.
+    ``progress``: as :func:`tarot_analysis.solver.solve` takes it."""
     try:
         solution = solve(
             rules, start.hands, leader=start.leader, attack=start.attack,
-            max_nodes=max_nodes, time_limit=time_limit,
+            max_nodes=max_nodes, time_limit=time_limit, progress=progress,
         )  # fmt: skip
     except SearchStopped as stop:
         return Solved(stop.low, stop.high, None, stop.nodes)
@@ -302,8 +305,10 @@ def taker_result(
     after_tricks: int = 0,
     max_nodes: int | None = None,
     time_limit: float | None = None,
+    progress: Callable[[SolveProgress], None] | None = None,
 ) -> TakerResult:
-    """One row of the table: ``taker`` takes ``contract`` on the deal ``hands``."""
+    """One row of the table: ``taker`` takes ``contract`` on the deal ``hands``; ``progress``
+    is called between slices of the solve (:func:`tarot_analysis.solver.solve`)."""
     started = time.perf_counter()
     result = play_taking(rules, hands, taker, contract, ecart=ecart)
     start = start_after(rules, result, 0, after_tricks)
@@ -326,7 +331,9 @@ def taker_result(
             bouts=0, required=float("nan"), outcome=REDEALT, petit_au_bout=None, nodes=0,
             seconds=time.perf_counter() - started,
         )  # fmt: skip
-    solved = solve_start(rules, start, max_nodes=max_nodes, time_limit=time_limit)
+    solved = solve_start(
+        rules, start, max_nodes=max_nodes, time_limit=time_limit, progress=progress
+    )
     before = start.half_before / 2
     required = requirement(rules, start.bouts)
     low, high = before + solved.low, before + solved.high
@@ -351,6 +358,7 @@ def dd_table(
     max_nodes: int | None = None,
     time_limit: float | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: Callable[[int, SolveProgress], None] | None = None,
 ) -> list[TakerResult]:
     """The double-dummy table of a deal: one :class:`TakerResult` per seat as taker.
 
@@ -358,7 +366,8 @@ def dd_table(
     ``deal`` of ``seed`` (:func:`deal_hands`). ``takers``: the seats to tabulate (default
     every seat); ``ecart``, an écart in the notation, needs a single taker. The first
     ``after_tricks`` tricks are the heuristic's; ``max_nodes`` and ``time_limit`` bound each
-    seat's solve. Bad input raises ``TarotInputError``.
+    seat's solve, and ``progress(taker, where)`` is called between slices of each (a whole
+    deal of four players takes minutes or more). Bad input raises ``TarotInputError``.
     """
     if rules.tarocco is not None:
         raise TarotInputError(f"the double-dummy table is for French Tarot, not {rules.name}")
@@ -387,6 +396,7 @@ def dd_table(
             after_tricks=tricks,
             max_nodes=max_nodes,
             time_limit=time_limit,
+            progress=None if progress is None else functools.partial(progress, seat),
         )
         for seat in chosen
     ]

@@ -21,9 +21,10 @@ from tarot_analysis.analyses.counterfactual import (
     play_every_contract,
 )
 from tarot_analysis.deals import evaluators
+from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE
 from tarot_analysis.deals.odds import dog_content, dog_laws, seen_cards
 from tarot_analysis.engine.core import call_candidates, second_call_candidates
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, run_numbers
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.stats import Z_95
@@ -162,6 +163,7 @@ def analyse_hand(
     ``dog``: the dog's cards, once seen: what it brings is then told as it is, not as a law
     (the contracts are still played on deals whose dog is unknown, as when bidding).
     """
+    deals, _, threads = run_numbers(deals, DEFAULT_CHUNK_SIZE, threads)
     held = hand if isinstance(hand, cards.Hand) else cards.Hand.parse(hand, size=rules.hand_size)
     if len(held) != rules.hand_size:
         raise TarotInputError(f"a hand of {rules.hand_size} cards was expected, got {len(held)}")

@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, whole_number
 from tarot_analysis.game.rules import Rules, is_safe_name
 
 #: The kinds of compiled bot, by their number in the ``B_KIND`` column.
@@ -103,6 +103,13 @@ class Bot:
     def __post_init__(self) -> None:
         if self.kind not in BOTS:
             raise TarotInputError(f"unknown bot {self.kind!r}; {_KNOWN}")
+        named = f"bot {self.kind!r}"
+        object.__setattr__(self, "worlds", whole_number(self.worlds, f"{named}: its worlds"))
+        object.__setattr__(
+            self, "endgame", whole_number(self.endgame, f"{named}: its endgame tricks")
+        )
+        shifts = tuple(whole_number(b, f"{named}: a shift of a threshold") for b in self.shifts)
+        object.__setattr__(self, "shifts", shifts)
         if self.kind == "pimc" and self.worlds == 0:
             object.__setattr__(self, "worlds", DEFAULT_WORLDS)
         if self.kind != "pimc" and (self.worlds != 0 or self.endgame != -1):

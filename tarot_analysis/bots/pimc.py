@@ -155,6 +155,7 @@ from tarot_analysis.engine.state import (
     start,
 )
 from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
+from tarot_analysis.runs.interrupts import held_interrupts
 
 __all__ = [
     "DEFAULT_WORLDS",
@@ -1109,7 +1110,8 @@ def sample_world(
 def _workspace(state: GameState, bot: Bot) -> Workspace:
     """The workspace of one pimc ``bot`` searching at ``state``, its row in ``ws.bot``."""
     rows, nets = seat_rows([bot], state.rules)
-    ws = workspace(state.engine.params, state.engine.scoring, rows, nets)
+    with held_interrupts():  # the workspace's arrays come back as a structure
+        ws = workspace(state.engine.params, state.engine.scoring, rows, nets)
     ws.bot[:] = rows[0]
     return ws
 

@@ -8,15 +8,25 @@ Nothing outside this folder imports it.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
+from typing import Final
 
-__all__ = ["main"]
+from tarot_analysis import INTERRUPTED_STARTING
+
+__all__ = ["EXIT_INTERRUPTED", "main"]
+
+#: The exit status of a command stopped by Ctrl-C (as a shell reports a process it stopped).
+EXIT_INTERRUPTED: Final = 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (the process's arguments when ``None``)."""
-    # imported here: a command module reads tarot_analysis.cli.arguments, which runs this file
-    # first; importing every command from it would import them in a circle.
-    from tarot_analysis.cli.program import main as run
-
+    try:
+        # imported here: a command module reads tarot_analysis.cli.arguments, which runs this
+        # file first; importing every command from it would import them in a circle.
+        from tarot_analysis.cli.program import main as run
+    except KeyboardInterrupt:  # Ctrl-C while the commands load: nothing has been done yet
+        print(INTERRUPTED_STARTING, file=sys.stderr)
+        return EXIT_INTERRUPTED
     return run(argv)

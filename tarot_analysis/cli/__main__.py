@@ -2,6 +2,6 @@
 
 import sys
 
-from tarot_analysis.cli.program import main
+from tarot_analysis.cli import main
 
 sys.exit(main())

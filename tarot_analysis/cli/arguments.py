@@ -12,12 +12,15 @@ import math
 from collections.abc import Callable
 from typing import NoReturn
 
+from tarot_analysis.errors import TarotInputError, deal_count
+
 __all__ = [
     "EXIT_USAGE",
     "Parser",
     "add_run_options",
     "fraction",
     "non_negative",
+    "number_of_deals",
     "positive",
     "positive_seconds",
     "seed",
@@ -43,6 +46,16 @@ def positive(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
     return value
+
+
+def number_of_deals(text: str) -> int:
+    """A number of deals: a whole number from 1 to
+    :data:`~tarot_analysis.errors.MOST_DEALS` (:func:`~tarot_analysis.errors.deal_count`, the
+    check every runner makes)."""
+    try:
+        return deal_count(positive(text))
+    except TarotInputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _number(text: str, what: str, within: str, fits: Callable[[float], bool]) -> float:
@@ -88,8 +101,9 @@ def add_run_options(parser: argparse.ArgumentParser, *, deals: int) -> None:
     """The options of a run of deals: rules, deals, seed, chunking, threads, output, progress."""
     parser.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
     parser.add_argument(
-        "--deals", type=positive, default=deals, help=f"deals to simulate (default {deals:,})"
-    )
+        "--deals", type=number_of_deals, default=deals,
+        help=f"deals to simulate (default {deals:,})",
+    )  # fmt: skip
     parser.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     parser.add_argument(
         "--chunk-size", type=positive, default=None, help="deals per chunk (default 65,536)"

@@ -11,11 +11,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import ModuleType
 
 from tarot_analysis import __version__
+from tarot_analysis.cli import EXIT_INTERRUPTED
 from tarot_analysis.cli.arguments import EXIT_USAGE, Parser
 from tarot_analysis.cli.commands import (
     compare,
@@ -36,10 +40,9 @@ from tarot_analysis.cli.commands import (
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import ClusterLost
 
-__all__ = ["main"]
+__all__ = ["EXIT_INTERRUPTED", "main"]
 
 PROG = "tarot-analysis"
-EXIT_INTERRUPTED = 130
 
 #: The command modules, in the order of ``tarot-analysis --help`` (``dd`` adds ``dd``
 #: and ``dd-bound``).
@@ -60,11 +63,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (2 for a usage error, as argparse)."""
+    """Run the command line; return the exit status (2 for a usage error, as argparse).
+
+    Ctrl-C at any moment, from the reading of the arguments on, ends in one line saying what
+    was kept."""
+    args = argparse.Namespace()
     try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as stop:  # --help, --version, or a usage error already printed
-        return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as stop:  # --help, --version, or a usage error already printed
+            return stop.code if isinstance(stop.code, int) else EXIT_USAGE
+        return _handled(args)
+    except KeyboardInterrupt as stop:
+        with _deaf_to_interrupts():  # a second Ctrl-C cannot cut the line short
+            print(f"{PROG}: {_interrupted(args, stop)}", file=sys.stderr)
+            _end_if_chunks_run_on()
+        return EXIT_INTERRUPTED
+
+
+def _handled(args: argparse.Namespace) -> int:
+    """The exit status of the command of ``args``: its handler's, or that of the mistake it
+    raised, said in one line."""
     try:
         handler: Callable[[argparse.Namespace], int] = args.handler
         return handler(args)
@@ -88,10 +107,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = f"{error.filename}: " if error.filename else ""
         print(f"{PROG}: error: {where}{error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE
-    except KeyboardInterrupt as stop:
-        print(f"{PROG}: {_interrupted(args, stop)}", file=sys.stderr)
-        _end_if_chunks_run_on()
-        return EXIT_INTERRUPTED
+
+
+@contextmanager
+def _deaf_to_interrupts() -> Iterator[None]:
+    """SIGINT ignored for the time of the block (on the main thread, where it is delivered)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 #: What an interrupted command keeps, when it keeps nothing (its results are written once
@@ -110,8 +138,6 @@ def _end_if_chunks_run_on() -> None:
     """End the process now if worker threads still run chunks (compiled code, which Ctrl-C
     cannot stop): waiting for them would hold the command for as long as a chunk takes. A
     chunk file is written whole or not at all, so nothing is left half done."""
-    import threading
-
     if any(
         thread is not threading.main_thread() and not thread.daemon and thread.is_alive()
         for thread in threading.enumerate()

@@ -62,7 +62,7 @@ from tarot_analysis.deals.features import (
     kernel_params,
     write_features,
 )
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, run_numbers
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.runs.simulate import map_chunks
@@ -869,10 +869,7 @@ def deal(
     bounds. The result does not depend on ``threads`` (default: every core), nor on ``client``
     (a Dask client whose workers deal the chunks).
     """
-    if n < 0:
-        raise TarotInputError(f"the number of deals must be positive, got {n}")
-    if chunk_size < 1:
-        raise TarotInputError(f"chunk size must be at least 1, got {chunk_size}")
+    n, chunk_size, threads = run_numbers(n, chunk_size, threads, least_deals=0)
     plan = make_plan(rules, seat=seat, hand=hand, where=where)
     root = normalise_seed(seed)
     n_chunks = -(-n // chunk_size)
@@ -907,6 +904,7 @@ def deal_features(
     when features are all that is needed. ``out`` may be given to fill an existing C-contiguous
     array.
     """
+    n, chunk_size, threads = run_numbers(n, chunk_size, threads, least_deals=0)
     plan = make_plan(rules)
     root = normalise_seed(seed)
     if out is None:

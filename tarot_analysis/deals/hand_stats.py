@@ -32,7 +32,7 @@ from tarot_analysis._jit import normalise_seed
 from tarot_analysis.deals import exact
 from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk_features, make_plan
 from tarot_analysis.deals.features import FEATURES, N_FEATURES, features_frame
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import run_numbers
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.runs.files import replacing
 from tarot_analysis.runs.progress import DEALING
@@ -308,10 +308,7 @@ def run_hands(
     ``out`` (a ``.parquet`` path) also saves every hand's features, one row per seat and dog,
     with the run's metadata. Memory stays bounded: chunks are counted and written as they come.
     """
-    if deals < 1:
-        raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
-    if chunk_size < 1:
-        raise TarotInputError(f"chunk size must be at least 1, got {chunk_size}")
+    deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
     root = normalise_seed(seed)
     plan = make_plan(rules)
     n_chunks = -(-deals // chunk_size)

@@ -42,8 +42,9 @@ from tarot_analysis.engine import state as S
 from tarot_analysis.engine.outcome import N_OUTCOME
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.engine.scoring import score_outcomes
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, run_numbers, whole_number
 from tarot_analysis.game.rules import Rules, rules_to_dict
+from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import RunResult, RunSpec, read_dataset, run
 
@@ -146,7 +147,8 @@ def lesson_chunk(rules: Rules, seed: int, worlds: int, chunk: int, first: int, n
     masks = deal(rules, n, seed=root, threads=1).masks
     rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 1)), 0, 1)[0]
     searcher = bot_rows([Bot("pimc", worlds=worlds)])
-    ws = pimc.workspace(engine.params, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
+    with held_interrupts():  # the workspace's arrays come back as a structure
+        ws = pimc.workspace(engine.params, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
     heuristic = bot_rows(["heuristic"] * rules.players)
     most = n * _rows_per_deal(rules)
     size = encoding.encoding_size(rules.players)
@@ -205,6 +207,8 @@ def teach(
             f"{rules.name}: the search bot's lessons are for the French presets (Tarocco has "
             "no encoding)"
         )
+    deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
+    worlds = whole_number(worlds, "worlds", least=1)
     bot = f"pimc:{worlds}"
     Bot.parse(bot)  # checks the worlds
     spec = RunSpec(

@@ -522,6 +522,8 @@ def train_folder(
     _jax()  # before reading: a missing extra is said at once
     check_hidden(options.get("hidden", ()))
     given = [folder] if isinstance(folder, str | os.PathLike) else list(folder)
+    if not given:
+        raise TarotInputError("training needs at least one folder of lessons, got none")
     folders = list({Path(one).resolve(): Path(one) for one in given}.values())  # each once
     check_training_memory(folders, options.get("hidden", (256, 128)))
     check_output_path(Path(out))  # before the work: a model that cannot be written fails at once

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Final
 from markupsafe import Markup
 
 from tarot_analysis import __version__
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, deal_count, thread_count
 from tarot_analysis.report import (
     bidding,
     bound,
@@ -29,6 +29,7 @@ from tarot_analysis.report import (
 from tarot_analysis.report.html import Context, Heading, Section, environment
 from tarot_analysis.report.runs import (
     AUCTION_DEALS,
+    GUIDANCE_CHUNK_SIZE,
     Runs,
     auction_tables,
     guidance,
@@ -138,26 +139,21 @@ def build_report(
     from tarot_analysis.runs.simulate import check_output_path, check_writable_folder
 
     started = time.perf_counter()
-    if deals < 1:
-        raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
+    deals, threads = deal_count(deals), thread_count(threads)
     if seed < 0:
         raise TarotInputError(f"the seed must be a non-negative integer, got {seed}")
     loaded = load_rules(rules) if isinstance(rules, str) else rules
     if loaded.tarocco is not None:
         raise TarotInputError(f"{loaded.name} has no contracts: there is no bid to advise")
     names = _seat_bots(bots, loaded.players)
+    from tarot_analysis.analyses.guidance import check_enough_to_fit
+
+    check_enough_to_fit(loaded, deals, seed, GUIDANCE_CHUNK_SIZE)  # before any deal is played
     target = report_path(loaded.name, names, deals, out_dir)
     # The guidance keeps its deals (the fitted model reads them), for two seats.
     check_memory("guidance", deals, None, runs=2)
     check_output_path(target)  # a bad output folder fails before the runs, not after
     check_writable_folder(data_dir, " for the report's runs")
-    from tarot_analysis.analyses.guidance import MIN_FIT_DEALS
-
-    if deals < MIN_FIT_DEALS:
-        raise TarotInputError(
-            f"a report needs at least {MIN_FIT_DEALS:,} deals: its thresholds and its model are "
-            f"fitted to them (got {deals:,})"
-        )
     context = Context(
         rules=loaded,
         rules_argument=rules if isinstance(rules, str) else loaded.name,

@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
@@ -46,6 +46,7 @@ __all__ = [
     "TRAINING",
     "WRITING_CHARTS",
     "bar",
+    "speed",
     "step",
 ]
 
@@ -86,10 +87,14 @@ def bar(
     enabled: bool = True,
     detail: str = "",
     initial: int = 0,
+    count: Callable[[], int] | None = None,
 ) -> Any:
     """A progress bar of ``total`` ``unit``s (``initial`` of them done already) named
     ``phase · detail``: a ``tqdm`` to advance with ``update(n)`` and to close (or use in a
-    ``with``). Counts of a thousand or more are shown in thousands and millions.
+    ``with``); or, given ``count``, the number done, read at each redraw (for work that counts
+    its own progress as it goes, deal by deal within a chunk). Counts of a thousand or more are
+    shown in thousands and millions; a speed below one per second, per minute or per hour
+    (:func:`speed`).
 
     >>> with bar(PLAYING, 200, detail="fft-4", enabled=False) as shown:
     ...     shown.update(200)
@@ -97,7 +102,32 @@ def bar(
     return _Display(
         total=total, initial=initial, unit=unit, desc=_name(phase, detail),
         unit_scale=total is not None and total >= 1_000, disable=not enabled, file=sys.stderr,
+        bar_format=_BAR_FORMAT, count=count,
     )  # fmt: skip
+
+
+#: tqdm's own layout, with the speed of :func:`speed`.
+_BAR_FORMAT: Final = "{l_bar}{bar}| {n_fmt}/{total_fmt} [{elapsed}<{remaining}, {speed}{postfix}]"
+
+
+def speed(done: float, seconds: float, unit: str = "deal") -> str:
+    """How fast ``done`` ``unit``s went in ``seconds``: per second, or per minute or per hour
+    when fewer than one went in each, so that a slow bot's speed never reads 0.
+
+    >>> speed(250_000, 2), speed(3, 10), speed(2, 7_200), speed(0, 5)
+    ('125,000 deals per second', '18.0 deals per minute', '1.0 deal per hour', '0 deals per second')
+    """
+    per_second = done / seconds if seconds > 0 else 0.0
+    for rate, per in ((per_second, "second"), (60 * per_second, "minute")):
+        if rate >= 1 or per_second == 0:
+            shown = f"{rate:,.0f}" if rate >= 100 or rate == 0 else f"{rate:.1f}"
+            return f"{shown} {_plural(unit, rate)} per {per}"
+    rate = 3600 * per_second
+    return f"{rate:.1f} {_plural(unit, rate)} per hour"
+
+
+def _plural(unit: str, count: float) -> str:
+    return unit if f"{count:.1f}" == "1.0" else f"{unit}s"
 
 
 @contextmanager
@@ -141,9 +171,10 @@ class _Display(tqdm):
     """A ``tqdm`` that redraws itself every :data:`TICK_SECONDS` from a thread of its own and
     shows when the game engine is compiling."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, count: Callable[[], int] | None = None, **kwargs: Any) -> None:
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
+        self._count = count
         super().__init__(*args, **kwargs)
         if self.disable:
             return
@@ -159,7 +190,11 @@ class _Display(tqdm):
 
     @property
     def format_dict(self) -> dict[str, Any]:
+        if self._count is not None:
+            self.n = self._count()
         shown: dict[str, Any] = super().format_dict
+        elapsed, done = shown["elapsed"], shown["n"] - shown["initial"]
+        shown["speed"] = speed(done, elapsed, shown["unit"]) if elapsed and done else "?"
         compiling = _COMPILATION.status()
         if compiling:
             shown["postfix"] = ", ".join(part for part in (shown["postfix"], compiling) if part)

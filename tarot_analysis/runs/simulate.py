@@ -20,7 +20,7 @@ import numpy as np
 from tqdm.auto import tqdm
 
 from tarot_analysis import __version__
-from tarot_analysis.errors import TarotInputError, one_line
+from tarot_analysis.errors import TarotInputError, one_line, thread_count
 from tarot_analysis.game.rules import Rules, rules_to_dict
 from tarot_analysis.runs.cluster import ClusterLost
 from tarot_analysis.runs.files import remove_stale
@@ -73,14 +73,25 @@ def map_chunks(
     ``threads=1`` runs in the calling thread. ``progress``, if given, is advanced by
     ``progress_step(result)`` (default 1) as each result is yielded. ``client``, a Dask
     client (:mod:`tarot_analysis.runs.cluster`), runs the chunks on its workers instead, a chunk
-    whose worker is lost being computed again.
+    whose worker is lost being computed again. ``threads`` is checked at the call
+    (:func:`~tarot_analysis.errors.thread_count`), before any chunk.
     """
     if client is not None:
-        yield from _map_on_cluster(work, chunks, client, progress, progress_step)
-        return
-    threads = default_threads() if threads is None else threads
-    if threads < 1:
-        raise TarotInputError(f"threads must be at least 1, got {threads}")
+        return _map_on_cluster(work, chunks, client, progress, progress_step)
+    threads = thread_count(threads)
+    return _map_on_threads(
+        work, chunks, default_threads() if threads is None else threads, progress, progress_step
+    )
+
+
+def _map_on_threads(
+    work: Callable[[int], T],
+    chunks: Iterable[int],
+    threads: int,
+    progress: tqdm | None,
+    progress_step: Callable[[T], int] | None,
+) -> Iterator[T]:
+    """``map_chunks`` on ``threads`` local threads (1: the calling thread)."""
 
     def advance(result: T) -> None:
         if progress is not None:

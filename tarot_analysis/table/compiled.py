@@ -157,6 +157,7 @@ def play_deals(
     counts: Any,
     script: Any,
     script_ecart: Any,
+    done: Any,
 ) -> None:
     """Play every deal of ``masks`` (n, players + 1, 2) to the end; ``bots`` a row per seat
     and ``nets`` the learned bots' weights (:func:`tarot_analysis.bots.seat_rows`);
@@ -175,6 +176,9 @@ def play_deals(
     ``script`` (n, tricks, players), when it has n rows, gives the card each seat plays at each
     trick (−1: its bot chooses), and ``script_ecart`` (n, 2) the écart (zero: the bot's); a
     scripted card that is not legal raises ``ValueError``. This replays a known deal.
+
+    ``done`` (1,), when it has a row, holds the deals finished so far, written after each: what
+    a progress bar reads while a long chunk plays (empty: not kept).
     """
     scripted = script.shape[0] == masks.shape[0]
     m = np.zeros(N_M, dtype=np.uint64)
@@ -189,6 +193,8 @@ def play_deals(
             m, s, d, p, outcomes, poignees, log, leaders, ecarts, bids, parts, tricks_won,
             events,
         )  # fmt: skip
+        if done.shape[0] > 0:
+            done[0] = d + 1
 
 
 @njit(**KERNEL)

@@ -43,7 +43,7 @@ from tarot_analysis.engine.outcome import (
 from tarot_analysis.engine.params import EngineRules, engine_rules
 from tarot_analysis.engine.scoring import POINT_UNIT, SCORE_UNIT, score_outcomes, whole_units
 from tarot_analysis.engine.state import E_DEALER, N_EVENTS, N_PARTS
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, deal_count, run_numbers, whole_number
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.runs.progress import PLAYING
@@ -372,10 +372,18 @@ class _Table:
         size = self.chunk_size
         return {chunk: min(size, deals - chunk * size) for chunk in range(-(-deals // size))}
 
-    def play_chunk(self, chunk: int, result: PlayResult, start: int, stop: int) -> None:
+    def play_chunk(
+        self,
+        chunk: int,
+        result: PlayResult,
+        start: int,
+        stop: int,
+        done: npt.NDArray[np.int64] | None = None,
+    ) -> None:
         """Deals ``start .. stop`` of chunk ``chunk`` (counted from the chunk's first deal)
         into ``result`` rows ``0 .. stop − start`` — the deals before ``start`` are played too,
-        since the chunk's streams run through them."""
+        since the chunk's streams run through them. ``done`` (1,): the deals of the chunk
+        played so far, kept as they end (:meth:`play_masks`)."""
         n = stop
         if start == 0 and len(result.outcomes) == n:
             scratch = result
@@ -386,7 +394,9 @@ class _Table:
         forced = self.forced_rows(first, n)
         deal_chunk(self.plan, DealStream.open(self.plan, self.root, chunk), n, scratch.masks)
         check_forced_calls(self.rules, scratch.masks, forced, first)
-        self.play_masks(scratch, forced, _bot_rng(self.root, chunk), dealers=self.dealers(first, n))
+        self.play_masks(
+            scratch, forced, _bot_rng(self.root, chunk), dealers=self.dealers(first, n), done=done
+        )
         if scratch is not result:
             _copy_rows(scratch, start, stop, result)
 
@@ -398,10 +408,12 @@ class _Table:
         script: npt.NDArray[np.int64] | None = None,
         script_ecart: npt.NDArray[np.uint64] | None = None,
         dealers: npt.NDArray[np.int64] | None = None,
+        done: npt.NDArray[np.int64] | None = None,
     ) -> None:
         """Play the deals already in ``result.masks`` into its other arrays: at the compiled
         table, or one decision at a time where Python bots sit. ``dealers``: Tarocco's
-        dealing seats (:meth:`dealers`)."""
+        dealing seats (:meth:`dealers`). ``done`` (1,): the deals played so far, written after
+        each, for a progress bar to read while the chunk plays."""
         assert result.tricks is not None and result.leaders is not None
         assert result.ecarts is not None and result.bids is not None
         out = (
@@ -416,7 +428,7 @@ class _Table:
             play_python(
                 self.rules, self.engine, result.masks, self.seating.rows, self.seating.nets,
                 self.seating.python, rng, forced=forced, dealers=dealers, out=(*out, *counts),
-                script=script, script_ecart=script_ecart,
+                script=script, script_ecart=script_ecart, done=done,
             )  # fmt: skip
             return
         play_deals(
@@ -424,6 +436,7 @@ class _Table:
             self.engine.params, self.engine.half_points, self.engine.scoring, rng, *out, counts,
             _NO_SCRIPT if script is None else script,
             _NO_SCRIPT_ECART if script_ecart is None else script_ecart,
+            _NO_DONE if done is None else done,
         )  # fmt: skip
 
 
@@ -442,6 +455,7 @@ def python_threads(seating: Seating, threads: int | None, client: Any) -> int | 
 _NO_SCRIPT = np.empty((0, 1, 1), dtype=np.int64)
 _NO_SCRIPT_ECART = np.empty((0, 2), dtype=np.uint64)
 _NO_DEALERS = np.empty(0, dtype=np.int64)
+_NO_DONE = np.empty(0, dtype=np.int64)
 #: Tarocco's count (parts, tricks won, events) where there is none: no rows.
 _NO_COUNTS = (
     np.empty((0, N_PARTS, 1), dtype=np.int32), np.empty((0, 1), dtype=np.int8),
@@ -470,6 +484,7 @@ def play_given(
     scripted card or écart that breaks a rule raises :class:`ScriptRefused` (a
     ``TarotInputError``).
     """
+    deal_count(len(hands))
     table = _table(rules, len(hands), bots, seed, forced, len(hands))
     masks = masks_of(rules, hands)
     seats = _given_dealers(table, dealers, len(hands))
@@ -538,10 +553,6 @@ def _table(
 ) -> _Table:
     if rules.tarocco is not None:
         tarocco.check_rules(rules)
-    if deals < 1:
-        raise TarotInputError(f"the number of deals must be at least 1, got {deals}")
-    if chunk_size < 1:
-        raise TarotInputError(f"chunk size must be at least 1, got {chunk_size}")
     # No forced contract, or one for every deal: one row kept, whatever the number of deals.
     shared = forced is None or np.ndim(forced) == 1
     return _Table(
@@ -581,16 +592,17 @@ def play(
     ``k``, the deal moving to the dealer's right (:func:`tarot_analysis.table.tarocco.dealer_of`);
     a seat is one player for the whole run, and a chunk holds whole matches.
     """
-    chunk_size = run_chunk_size(rules, chunk_size)
+    deals, chunk_size, threads = run_numbers(deals, run_chunk_size(rules, chunk_size), threads)
     table = _table(rules, deals, bots, seed, forced, chunk_size, hand, seat)
     threads = table.threads(threads, client)
     result = table.empty(deals, keep_tricks)
     sizes = table.chunk_sizes(deals)
+    played = np.zeros(len(sizes), dtype=np.int64)  # each chunk's deals played so far
 
     def work(chunk: int) -> int:
         start = chunk * chunk_size
         view = _rows(result, start, start + sizes[chunk], keep_tricks)
-        table.play_chunk(chunk, view, 0, sizes[chunk])
+        table.play_chunk(chunk, view, 0, sizes[chunk], played[chunk : chunk + 1])
         return chunk
 
     def remote(chunk: int) -> tuple[int, PlayResult]:
@@ -598,12 +610,12 @@ def play(
         table.play_chunk(chunk, part, 0, sizes[chunk])
         return chunk, part
 
-    bar = progress_bar(PLAYING, deals, enabled=progress, detail=rules.name)
+    # On local threads the bar reads the deals played as each chunk plays them.
+    live = (lambda: int(played.sum())) if client is None else None
+    bar = progress_bar(PLAYING, deals, enabled=progress, detail=rules.name, count=live)
     with bar:
         if client is None:  # threads write their chunks into the result in place
-            for _ in map_chunks(
-                work, sizes, threads=threads, progress=bar, progress_step=sizes.__getitem__
-            ):
+            for _ in map_chunks(work, sizes, threads=threads):
                 pass
         else:  # workers send their chunks back; ``remote`` holds no reference to the result
             for chunk, part in map_chunks(
@@ -641,22 +653,25 @@ def play_counts(
     with the run's metadata. Tarocco, which has no contract, is refused.
     """
     _no_tarocco(rules)
-    chunk_size = run_chunk_size(rules, chunk_size)
+    deals, chunk_size, threads = run_numbers(deals, run_chunk_size(rules, chunk_size), threads)
     table = _table(rules, deals, bots, seed, None, chunk_size)
     threads = table.threads(threads, client)
     sizes = table.chunk_sizes(deals)
+    played = np.zeros(len(sizes), dtype=np.int64)  # each chunk's deals played so far
 
     def count(chunk: int) -> ContractCounts:
         part = table.empty(sizes[chunk], keep_tricks=False)
-        table.play_chunk(chunk, part, 0, sizes[chunk])
+        table.play_chunk(chunk, part, 0, sizes[chunk], played[chunk : chunk + 1])
         return part.counts()
 
     total: ContractCounts | None = None
-    bar = progress_bar(PLAYING, deals, enabled=progress, detail=rules.name)
+    # On local threads the bar reads the deals played as each chunk plays them.
+    live = (lambda: int(played.sum())) if client is None else None
+    bar = progress_bar(PLAYING, deals, enabled=progress, detail=rules.name, count=live)
     with bar:
         for counts in map_chunks(
-            count, sizes, threads=threads, progress=bar, progress_step=lambda c: c.deals,
-            client=client,
+            count, sizes, threads=threads, progress=None if live else bar,
+            progress_step=lambda c: c.deals, client=client,
         ):  # fmt: skip
             total = counts if total is None else total + counts
     assert total is not None
@@ -684,7 +699,7 @@ def replay(
         raise TarotInputError(
             f"deal number {deal:,} is out of range: a run numbers its deals from 0 to {LAST_DEAL:,}"
         )
-    chunk_size = run_chunk_size(rules, chunk_size)
+    chunk_size = whole_number(run_chunk_size(rules, chunk_size), "the chunk size", least=1)
     table = _table(rules, deal + 1, bots, seed, None, chunk_size)
     chunk, offset = divmod(deal, chunk_size)
     result = table.empty(1, keep_tricks=True)

@@ -36,6 +36,7 @@ from tarot_analysis.engine.game import GameState, Observation, action_name
 from tarot_analysis.engine.params import EngineRules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import Rules
+from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.table.compiled import advance, record_deal
 
 __all__ = ["PythonBot", "bot_name", "is_python_bot", "play_python"]
@@ -75,6 +76,7 @@ def play_python(
     out: tuple[Any, ...],
     script: Any = None,
     script_ecart: Any = None,
+    done: Any = None,
 ) -> None:
     """Play every deal of ``masks`` at a table where the seats of ``python`` are Python bots
     and the others compiled bots (``bots``, one row per seat), writing the results as the
@@ -83,7 +85,7 @@ def play_python(
     ``forced`` rows, ``dealers`` (Tarocco's dealing seats; empty in French presets) and
     ``out`` = (outcomes, poignees, log, leaders, ecarts, bids, parts, tricks_won, events) as in
     :func:`~tarot_analysis.table.compiled.play_deals`. ``script``/``script_ecart``, when given,
-    replay known cards and écarts.
+    replay known cards and écarts; ``done``, as there, the deals finished so far.
     """
     p, half = engine.params, engine.half_points
     m, s = S.new_arrays()
@@ -91,7 +93,8 @@ def play_python(
     state.rules, state.engine, state.m, state.s = rules, engine, m, s
     state._mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
     is_python = np.array([seat in python for seat in range(rules.players)], dtype=np.bool_)
-    ws = workspace(p, engine.scoring, bots, nets)
+    with held_interrupts():  # the workspace's arrays come back as a structure
+        ws = workspace(p, engine.scoring, bots, nets)
     for d in range(len(masks)):
         dealer = int(dealers[d]) if d < len(dealers) else -1
         S.start(m, s, masks[d], forced[d], dealer, p, half)
@@ -122,6 +125,8 @@ def play_python(
                 )
             S.apply(m, s, int(action), p, half)
         record_deal(m, s, d, p, *out)
+        if done is not None and len(done):
+            done[0] = d + 1
 
 
 def _scripted(

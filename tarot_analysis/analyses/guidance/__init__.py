@@ -28,6 +28,8 @@ from tarot_analysis.analyses.guidance.counts import (
     run_guidance,
 )
 from tarot_analysis.analyses.guidance.counts import _grouping as _grouping
+from tarot_analysis.analyses.guidance.counts import check_enough_to_fit as check_enough_to_fit
+from tarot_analysis.analyses.guidance.counts import first_seat_plays as first_seat_plays
 from tarot_analysis.analyses.guidance.counts import not_fitted as not_fitted
 from tarot_analysis.analyses.guidance.model import MODEL_FEATURES as MODEL_FEATURES
 from tarot_analysis.analyses.guidance.model import auc as auc

@@ -32,7 +32,7 @@ from tarot_analysis.deals import evaluators
 from tarot_analysis.deals.deal import DealStream, deal_chunk, make_plan
 from tarot_analysis.deals.features import FEATURES, hand_features
 from tarot_analysis.engine.scoring import SCORE_UNIT, whole_units
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, run_numbers
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.runs.progress import PLAYING_EVERY_CONTRACT, SCORING, step
 from tarot_analysis.runs.runner import RunResult, RunSpec, iter_chunks, read_dataset, run
@@ -277,6 +277,7 @@ def run_guidance(
     tables come out the same, in memory and disk proportional to the tables, but there are no
     per-deal rows to fit a model on.
     """
+    deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
     if seat not in (0, rules.players - 1):
         raise TarotInputError(
             f"guidance advises seat 0 (speaks first) or seat {rules.players - 1} (speaks last), "
@@ -451,6 +452,46 @@ def not_fitted(data: GuidanceData) -> str:
     return (
         f"thresholds and success model not fitted: {played:,} deal{'' if played == 1 else 's'} "
         f"played, fewer than the {MIN_FIT_DEALS:,} they need"
+    )
+
+
+def first_seat_plays(rules: Rules, deals: int, seed: int, chunk_size: int, *, enough: int) -> int:
+    """How many deals of the guidance run of ``deals`` deals of ``seed`` (chunks of
+    ``chunk_size``) seat 0's tables count (:attr:`GuidanceData.played_deals`): every deal but
+    those dealt again for a Petit sec, found from the dealer alone, no deal played. Counted
+    chunk by chunk, the count stops once it reaches ``enough``."""
+    plan = make_plan(rules)
+    petit_sec = FEATURES.index("petit_sec")
+    played = 0
+    for chunk in range(-(-deals // chunk_size)):
+        n = min(chunk_size, deals - chunk * chunk_size)
+        masks, _ = deal_chunk(plan, DealStream.open(plan, _chunk_seed(seed, chunk), 0), n)
+        redealt = np.zeros(n, dtype=bool)
+        if rules.petit_sec_redeal:
+            for seat in range(rules.players):
+                redealt |= hand_features(masks[:, seat], rules)[:, petit_sec].astype(bool)
+        played += n - int(redealt.sum())
+        if played >= enough:
+            break
+    return played
+
+
+def check_enough_to_fit(rules: Rules, deals: int, seed: int, chunk_size: int) -> None:
+    """Refuse, before any deal is played, a guidance run of seat 0 whose tables would count
+    fewer than :data:`MIN_FIT_DEALS` deals once the Petit sec redeals are left out: its
+    thresholds and model could not be fitted. The line names the fewest deals that do."""
+    played = first_seat_plays(rules, deals, seed, chunk_size, enough=MIN_FIT_DEALS)
+    if played >= MIN_FIT_DEALS:
+        return
+    redealt = deals - played  # every chunk was counted
+    enough, more = deals, played
+    while more < MIN_FIT_DEALS:
+        enough += MIN_FIT_DEALS - more
+        more = first_seat_plays(rules, enough, seed, chunk_size, enough=MIN_FIT_DEALS)
+    raise TarotInputError(
+        f"a report needs at least {MIN_FIT_DEALS:,} deals played, to fit its thresholds and its "
+        f"model: {played:,} of {deals:,} deals of seed {seed} are played, {redealt:,} dealt "
+        f"again for a Petit sec; ask for {enough:,} deals or more"
     )
 
 

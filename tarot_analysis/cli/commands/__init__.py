@@ -21,7 +21,10 @@ quick. Keep it so when adding a command.
 
 from __future__ import annotations
 
-__all__ = ["bots_argument", "sentence"]
+import time
+from typing import Any
+
+__all__ = ["SolveLine", "bots_argument", "sentence"]
 
 
 def bots_argument(names: list[str]) -> str | list[str]:
@@ -32,3 +35,38 @@ def bots_argument(names: list[str]) -> str | list[str]:
 def sentence(text: str) -> str:
     """``text`` with a capital first letter, to open a sentence."""
     return text[:1].upper() + text[1:]
+
+
+class SolveLine:
+    """The progress line of a solve, from its first second on (a quick solve shows none):
+    the time so far, the interval of the value proved and the positions searched. Called by
+    the solver between slices of its search; a context manager that closes the line."""
+
+    def __init__(self, detail: str, *, enabled: bool) -> None:
+        from contextlib import ExitStack
+
+        self.detail = detail
+        self.enabled = enabled
+        self.started = time.perf_counter()
+        self.shown: Any = None
+        self.stack = ExitStack()
+
+    def __enter__(self) -> SolveLine:
+        return self
+
+    def __exit__(self, *failure: Any) -> None:
+        self.stack.__exit__(*failure)
+
+    def __call__(self, where: Any) -> None:
+        from tarot_analysis.runs.progress import SOLVING, TICK_SECONDS, step
+
+        if not self.enabled or time.perf_counter() - self.started < TICK_SECONDS:
+            return
+        if self.shown is None:
+            self.shown = self.stack.enter_context(step(SOLVING, detail=self.detail))
+        interval = (
+            f"{where.low:g}" if where.low == where.high else f"{where.low:g} to {where.high:g}"
+        )
+        self.shown.set_postfix_str(
+            f"attack's points {interval}, {where.nodes:,} positions", refresh=False
+        )

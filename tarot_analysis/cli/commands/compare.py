@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from tarot_analysis.analyses.compare import MODES, compare_variants, format_report
-from tarot_analysis.cli.arguments import positive, seed
+from tarot_analysis.cli.arguments import number_of_deals, positive, seed
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options
 
@@ -39,7 +39,7 @@ def add_parser(subparsers: Any) -> None:
         help="preset names or TOML files, the baseline first (at least two)",
     )  # fmt: skip
     compare.add_argument(
-        "--deals", type=positive, default=100_000, help="deals per variant (default 100,000)"
+        "--deals", type=number_of_deals, default=100_000, help="deals per variant (default 100,000)"
     )
     compare.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     compare.add_argument(

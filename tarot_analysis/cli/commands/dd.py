@@ -5,11 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 import time
-from typing import Any
+from typing import Any, Final
 
 from tarot_analysis import __version__
 from tarot_analysis.cli.arguments import add_run_options, positive, positive_seconds, seed
+from tarot_analysis.cli.commands import SolveLine
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
@@ -60,6 +62,7 @@ def add_parser(commands: Any) -> None:
         "--time-limit", type=positive_seconds, default=None, metavar="SECONDS",
         help="each seat's solve stops after SECONDS, with the interval proved",
     )  # fmt: skip
+    dd.add_argument("--no-progress", action="store_true", help="no progress line")
     dd.add_argument("--json", action="store_true", help="print one JSON object")
     dd.set_defaults(handler=run)
     _add_bound_parser(commands)
@@ -123,12 +126,16 @@ def run(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     started = time.perf_counter()
-    rows = dd_table(
-        rules, args.hands or None, seed=args.seed, deal=args.deal, contract=args.contract,
-        ecart=args.ecart, takers=args.taker, after_tricks=args.after_tricks,
-        max_nodes=args.max_nodes, time_limit=args.time_limit,
-        chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE,
-    )  # fmt: skip
+    shown = not (args.no_progress or args.json)
+    with _TakersLine(rules.name, args.contract, enabled=shown) as line:
+        if line.enabled and args.after_tricks == 0 and not (args.max_nodes or args.time_limit):
+            print(WHOLE_DEALS.format(rules=rules.name), file=sys.stderr)
+        rows = dd_table(
+            rules, args.hands or None, seed=args.seed, deal=args.deal, contract=args.contract,
+            ecart=args.ecart, takers=args.taker, after_tricks=args.after_tricks,
+            max_nodes=args.max_nodes, time_limit=args.time_limit,
+            chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, progress=line,
+        )  # fmt: skip
     seconds = time.perf_counter() - started
     where = f"seed {args.seed}, deal {args.deal}" if args.deal is not None else "the hands given"
     if args.json:
@@ -152,6 +159,41 @@ def run(args: argparse.Namespace) -> int:
             f"{petit:>3}  {heuristic:>9}  {row.seconds:>8.3f}"
         )
     return 0
+
+
+#: Said before the solve of whole deals, which shows no result for minutes.
+WHOLE_DEALS: Final = (
+    "{rules}: solving the whole deal with every card seen, for each taker in turn: minutes or "
+    "more each with four players (--after-tricks T or --time-limit SECONDS shortens it)"
+)
+
+
+class _TakersLine:
+    """The progress line of each taker's solve in turn (:class:`SolveLine`), called by
+    :func:`~tarot_analysis.analyses.double_dummy.dd_table` with the taker and where its solve
+    stands."""
+
+    def __init__(self, rules: str, contract: str, *, enabled: bool) -> None:
+        self.rules, self.contract, self.enabled = rules, contract, enabled
+        self.taker: int | None = None
+        self.line: SolveLine | None = None
+
+    def __enter__(self) -> _TakersLine:
+        return self
+
+    def __exit__(self, *failure: Any) -> None:
+        if self.line is not None:
+            self.line.__exit__(*failure)
+
+    def __call__(self, taker: int, where: Any) -> None:
+        if taker != self.taker:
+            if self.line is not None:
+                self.line.__exit__(None, None, None)
+            self.taker = taker
+            detail = f"{self.rules}, seat {taker} takes a {self.contract}"
+            self.line = SolveLine(detail, enabled=self.enabled)
+        assert self.line is not None
+        self.line(where)
 
 
 def _percent(rate: float) -> str:

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from tarot_analysis import __version__
-from tarot_analysis.cli.arguments import positive, seed
+from tarot_analysis.cli.arguments import number_of_deals, positive, seed
 from tarot_analysis.cli.commands import bots_argument
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
@@ -31,7 +31,9 @@ def add_parser(subparsers: Any) -> None:
     hand.add_argument("cards", help='the hand, e.g. "21 19 12 6 1 E KH CH 10H 8H 1H JD ..."')
     hand.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
     hand.add_argument("--seat", type=int, default=0, help="the seat holding it (default 0)")
-    hand.add_argument("--deals", type=positive, default=20_000, help="deals (default 20,000)")
+    hand.add_argument(
+        "--deals", type=number_of_deals, default=20_000, help="deals (default 20,000)"
+    )
     hand.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     hand.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
     hand.add_argument("--threads", type=positive, default=None)

@@ -66,11 +66,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _hands_report(stats: Any, elapsed: float, out: str | None) -> str:
+    from tarot_analysis.runs.progress import speed
+
     rules = stats.rules
     header = [
         f"Hand statistics — rules {rules.name}, {stats.deals:,} deals, seed "
         f"{stats.metadata['seed']}, chunks of {stats.chunk_size:,}, tarot-analysis {__version__}",
-        f"{stats.deals / elapsed:,.0f} deals per second ({elapsed:.2f} s). Rates pool the "
+        f"{speed(stats.deals, elapsed)} ({elapsed:.2f} s). Rates pool the "
         f"{rules.players} seats (n = deals × {rules.players}); intervals are Wilson 95%.",
     ]
     if out:

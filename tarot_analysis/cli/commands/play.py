@@ -102,6 +102,8 @@ def run(args: argparse.Namespace) -> int:
 def _tarocco_report(args: argparse.Namespace, result: Any, elapsed: float) -> int:
     """Print what a Tarocco run tells, as text or JSON: the dealer's advantage, the premiums
     and the matches."""
+    from tarot_analysis.runs.progress import speed
+
     rules = result.rules
     summary = result.summary()
     if args.json:
@@ -118,7 +120,7 @@ def _tarocco_report(args: argparse.Namespace, result: Any, elapsed: float) -> in
         f"Tarocco — rules {rules.name}, bots: {bots}, {args.deals:,} deals "
         f"({summary['matches']['n']:,} matches of {rules.tarocco.match_deals}), seed {args.seed}, "
         f"chunks of {result.chunk_size:,}, tarot-analysis {__version__}",
-        f"{args.deals / elapsed:,.0f} deals per second ({elapsed:.2f} s).",
+        f"{speed(args.deals, elapsed)} ({elapsed:.2f} s).",
         "",
         f"Dealer's advantage per deal: {advantage['mean']:+.2f} points "
         f"(95% interval {advantage['ci_low']:+.2f} to {advantage['ci_high']:+.2f}, n = "
@@ -147,6 +149,8 @@ def _play_report(
     counts: Any, contracts: pd.DataFrame, metadata: dict[str, Any], elapsed: float,
     out: str | None,
 ) -> str:  # fmt: skip
+    from tarot_analysis.runs.progress import speed
+
     rules = counts.rules
     deals = counts.deals
     redeals = counts.redeals
@@ -157,7 +161,7 @@ def _play_report(
         f"Contracts — rules {rules.name}, bots: {who}, {deals:,} deals, seed "
         f"{metadata['seed']}, chunks of {metadata['chunk_size']:,}, mode: auction, "
         f"tarot-analysis {__version__}",
-        f"{deals / elapsed:,.0f} deals per second ({elapsed:.2f} s). Redealt and left out: "
+        f"{speed(deals, elapsed)} ({elapsed:.2f} s). Redealt and left out: "
         f"{redeals['petit_sec']:,} with a Petit sec, {redeals['all_passed']:,} where everyone "
         f"passed; {played:,} deals played.",
     ]

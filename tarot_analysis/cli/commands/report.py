@@ -8,7 +8,7 @@ import time
 import warnings
 from typing import Any
 
-from tarot_analysis.cli.arguments import positive, seed
+from tarot_analysis.cli.arguments import number_of_deals, positive, seed
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.report.build import build_report
 from tarot_analysis.report.runs import AUCTION_DEALS
@@ -31,7 +31,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     )
     report.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
     report.add_argument(
-        "--deals", type=positive, default=1_000_000,
+        "--deals", type=number_of_deals, default=1_000_000,
         help=f"deals (default 1,000,000; at most {AUCTION_DEALS:,} in auction mode)",
     )  # fmt: skip
     report.add_argument(

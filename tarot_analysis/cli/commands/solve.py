@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from tarot_analysis.cli.arguments import positive, positive_seconds
-from tarot_analysis.cli.commands import sentence
+from tarot_analysis.cli.commands import SolveLine, sentence
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
 # `tarot-analysis --help` and a mistake in the arguments quick (see tarot_analysis.cli.commands).
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     trick = cards.parse_cards(args.trick) if args.trick.strip() else []
     started = time.perf_counter()
-    progress = _SolveProgress(
+    progress = SolveLine(
         f"{rules.name}, {sum(len(hand.split()) for hand in args.hands)} cards",
         enabled=not (args.no_progress or args.json),
     )
@@ -120,38 +120,3 @@ def run(args: argparse.Namespace) -> int:
         f"{best}({solution.nodes:,} positions searched in {seconds:.3f} s)"
     )
     return 0
-
-
-class _SolveProgress:
-    """The progress line of a solve, from its first second on (a quick solve shows none):
-    the time so far, the interval of the value proved and the positions searched. Called by
-    the solver between slices of its search; a context manager that closes the line."""
-
-    def __init__(self, detail: str, *, enabled: bool) -> None:
-        from contextlib import ExitStack
-
-        self.detail = detail
-        self.enabled = enabled
-        self.started = time.perf_counter()
-        self.shown: Any = None
-        self.stack = ExitStack()
-
-    def __enter__(self) -> _SolveProgress:
-        return self
-
-    def __exit__(self, *failure: Any) -> None:
-        self.stack.__exit__(*failure)
-
-    def __call__(self, where: Any) -> None:
-        from tarot_analysis.runs.progress import SOLVING, TICK_SECONDS, step
-
-        if not self.enabled or time.perf_counter() - self.started < TICK_SECONDS:
-            return
-        if self.shown is None:
-            self.shown = self.stack.enter_context(step(SOLVING, detail=self.detail))
-        interval = (
-            f"{where.low:g}" if where.low == where.high else f"{where.low:g} to {where.high:g}"
-        )
-        self.shown.set_postfix_str(
-            f"attack's points {interval}, {where.nodes:,} positions", refresh=False
-        )

@@ -1,0 +1,52 @@
+"""Ctrl-C only where a run can stop: never while compiled code hands back what it built.
+
+Python turns Ctrl-C (SIGINT) into a ``KeyboardInterrupt`` at the next instruction of Python
+the main thread runs. Compiled code runs none, except as it returns: numba builds the Python
+object of a structure it made (a ``NamedTuple`` of arrays, such as the workspace of a table's
+bots or of a double-dummy search) by running a little Python code of its own, and an
+interrupt raised there leaves it calling a null pointer: the process ends in a segmentation
+fault. Every call from Python into compiled code that returns such a structure holds the
+interrupt (:func:`held_interrupts`): a Ctrl-C during the call is kept and raised as soon as
+the call has returned, where the run stops cleanly. ``tests/test_interrupts.py`` finds every
+such call in the package and checks that it is held.
+
+>>> with held_interrupts():
+...     pass
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import FrameType
+
+__all__ = ["held_interrupts"]
+
+
+@contextmanager
+def held_interrupts() -> Iterator[None]:
+    """Hold Ctrl-C for the time of the block: an interrupt that arrives meanwhile is raised
+    when the block ends, by the handler that was in place (``KeyboardInterrupt`` unless the
+    program set another). Off the main thread, where Python runs no signal handler, and where
+    SIGINT is ignored or left to the system, the block runs as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if not callable(previous):
+        yield
+        return
+    received: list[FrameType | None] = []
+
+    def keep(signum: int, frame: FrameType | None) -> None:
+        received.append(frame)
+
+    signal.signal(signal.SIGINT, keep)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if received:
+        previous(signal.SIGINT, received[0])

@@ -1,0 +1,149 @@
+"""Ctrl-C at any moment ends a command in one line, never in a crash or a traceback."""
+
+from __future__ import annotations
+
+import ast
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tarot_analysis.runs.interrupts import held_interrupts
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "tarot_analysis"
+
+
+def _is_compiled(function: ast.FunctionDef) -> bool:
+    """Whether ``function`` is compiled by numba (``@njit`` or ``@njit(...)``)."""
+    for decorator in function.decorator_list:
+        called = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(called, ast.Name) and called.id == "njit":
+            return True
+    return False
+
+
+def _trees() -> Iterator[tuple[Path, ast.Module]]:
+    for path in sorted(PACKAGE.rglob("*.py")):
+        yield path, ast.parse(path.read_text(encoding="utf-8"))
+
+
+def structures_made_by_compiled_code() -> set[str]:
+    """The names of the compiled functions that return a NamedTuple to their caller."""
+    named_tuples = {
+        node.name
+        for _, tree in _trees()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef)
+        and any(isinstance(base, ast.Name) and base.id == "NamedTuple" for base in node.bases)
+    }
+    makers = set()
+    for _, tree in _trees():
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef) and _is_compiled(node) and node.returns:
+                returned = ast.unparse(node.returns).strip("'\"").split(".")[-1]
+                if returned in named_tuples:
+                    makers.add(node.name)
+    return makers
+
+
+def _callee(call: ast.Call) -> str:
+    called = call.func
+    if isinstance(called, ast.Attribute):
+        return called.attr
+    return called.id if isinstance(called, ast.Name) else ""
+
+
+def _holds(node: ast.With) -> bool:
+    return any(
+        isinstance(item.context_expr, ast.Call) and _callee(item.context_expr) == "held_interrupts"
+        for item in node.items
+    )
+
+
+def unheld_calls(makers: set[str]) -> list[str]:
+    """Where Python calls one of ``makers`` outside ``with held_interrupts()``."""
+    found = []
+
+    def visit(node: ast.AST, held: bool, path: Path) -> None:
+        if isinstance(node, ast.FunctionDef) and _is_compiled(node):
+            return  # compiled code calling compiled code builds no Python object
+        if isinstance(node, ast.With) and _holds(node):
+            held = True
+        if isinstance(node, ast.Call) and _callee(node) in makers and not held:
+            found.append(f"{path.relative_to(ROOT)}:{node.lineno} {ast.unparse(node.func)}")
+        for child in ast.iter_child_nodes(node):
+            visit(child, held, path)
+
+    for path, tree in _trees():
+        visit(tree, False, path)
+    return found
+
+
+def test_every_structure_that_compiled_code_returns_to_python_is_returned_with_ctrl_c_held() -> (
+    None
+):
+    makers = structures_made_by_compiled_code()
+    assert {"workspace", "double_dummy"} <= makers  # the scan finds what it looks for
+    assert unheld_calls(makers) == []
+
+
+def test_a_ctrl_c_during_a_held_block_is_raised_once_it_ends() -> None:
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    finished = False
+    try:
+        with pytest.raises(KeyboardInterrupt), held_interrupts():
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)  # Python runs its signal handlers meanwhile
+            finished = True
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert finished
+    assert signal.getsignal(signal.SIGINT) is previous
+
+
+#: When SIGINT reaches ``teach --threads 1``: seconds after it started (importing, then
+#: loading the compiled search), or just as its first or second chunk is written.
+MOMENTS = ("0.05 s", "0.3 s", "1 s", "chunk 1", "chunk 2")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("moment", MOMENTS)
+def test_ctrl_c_ends_teach_in_one_line_whenever_it_comes(tmp_path: Path, moment: str) -> None:
+    folder = tmp_path / "lessons"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "tarot_analysis.cli", "teach", "--deals", "1000",
+         "--chunk-size", "1", "--worlds", "2", "--threads", "1", "--no-progress",
+         "--data", str(folder)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
+        # Python turns SIGINT into KeyboardInterrupt only where it is not ignored.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    try:
+        if moment.startswith("chunk"):
+            chunks = int(moment.split()[1])
+            while len(list(folder.glob("chunk-*.parquet"))) < chunks:
+                assert child.poll() is None, child.communicate()
+                time.sleep(0.001)
+        else:
+            time.sleep(float(moment.split()[0]))
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=120)
+    finally:
+        child.kill()
+        child.wait()
+    said = err.decode()
+    assert child.returncode != -signal.SIGSEGV, said
+    # 130: the command said what it kept; killed by SIGINT: before Python answers Ctrl-C, or
+    # after the one line of an interrupted start.
+    assert child.returncode in (130, -signal.SIGINT), (child.returncode, said)
+    assert "Traceback" not in said, said
+    lines = said.strip().splitlines()
+    assert len(lines) <= 1, said
+    if child.returncode == 130:
+        assert lines and lines[0].startswith("tarot-analysis: interrupted"), said
