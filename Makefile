@@ -64,10 +64,10 @@ CONTRACT_DEALS ?= 200000
 GUIDANCE_DEALS ?= $(DEALS)
 VARIANT_DEALS ?= 200000
 # $(call execute,NOTEBOOK,DEALS,MORE PARAMETERS): the percent script read as a notebook, its
-# parameters replaced after the cell tagged `parameters`, run in notebooks/ as Jupyter does.
-execute = $(BIN)/jupytext --quiet --to ipynb --output - notebooks/$(1).py \
-	| $(BIN)/papermill --no-progress-bar --cwd notebooks - $(NOTEBOOKS_OUT)/$(1).ipynb \
-		-p deals $(2) -p seed $(SEED) $(3)
+# parameters replaced after the cell tagged `parameters`, run in notebooks/ as Jupyter does, by
+# a kernel on encrypted channels (scripts/execute_notebook.py).
+execute = $(BIN)/python scripts/execute_notebook.py notebooks/$(1).py $(NOTEBOOKS_OUT)/$(1).ipynb \
+	-p deals $(2) -p seed $(SEED) $(3)
 
 notebooks: setup
 	mkdir -p $(NOTEBOOKS_OUT)

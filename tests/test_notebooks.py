@@ -14,6 +14,7 @@ import os
 import re
 import shlex
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -165,3 +166,34 @@ def test_readme_command_executes_every_notebook(tmp_path: Path) -> None:
         assert len(images) == len(chart_cells(notebook)), f"{name}: a chart was not drawn"
         stdout = "".join(o.text for o in cells if o.get("name") == "stdout")
         assert printed in stdout, f"{name} does not say {printed!r}:\n{stdout}"
+
+
+@pytest.mark.slow
+def test_make_executes_a_notebook_without_a_warning(tmp_path: Path) -> None:
+    """The command `make notebooks` runs for one notebook, with this Python's environment: no
+    warning from the runner (a notebook read from a pipe) nor from the kernel (channels in
+    plain text)."""
+    out, data = tmp_path / "notebooks", tmp_path / "data"
+    out.mkdir()
+    prefix = Path(sys.prefix)
+    variables = [f"VENV={prefix}", f"NOTEBOOKS_OUT={out}", f"NOTEBOOKS_DATA={data}"]
+    variables.append("HAND_DEALS=2000")
+    env = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
+    env["PYTHONPATH"] = str(ROOT)
+    planned = subprocess.run(
+        ["make", "-n", "-o", str(prefix / ".installed"), "notebooks", *variables],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    lines = planned.stdout.replace("\\\n", " ").splitlines()
+    (command,) = [line for line in lines if "notebooks/hand_distributions.py" in line]
+    done = subprocess.run(
+        ["sh", "-c", command], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, f"{command} failed:\n{done.stdout}\n{done.stderr}"
+    printed = done.stdout + done.stderr
+    assert "warning" not in printed.lower(), f"{command} printed:\n{printed}"
+    assert (out / "hand_distributions.ipynb").is_file()
