@@ -11,6 +11,8 @@ from types import TracebackType
 
 #: What the command line says when Ctrl-C stops it before its command began.
 INTERRUPTED_STARTING = "tarot-analysis: interrupted while starting: nothing was done"
+#: The exit status of a command stopped by Ctrl-C (128 + SIGINT, as a shell gives it).
+EXIT_INTERRUPTED = 130
 _EXCEPTHOOK = sys.excepthook
 
 
@@ -99,6 +101,7 @@ WITHOUT_COMPILED_CODE = frozenset(
         "analyses/guidance",
         "analyses/one_hand.py",
         "analyses/replay.py",
+        "analyses/review",
         "cli",
         "deals/odds.py",
         "learning/training.py",

@@ -327,13 +327,14 @@ def test_a_folder_that_cannot_be_written_is_refused_before_any_deal(
 def test_a_run_too_large_for_the_memory_is_refused_up_front(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    status, out, err = run(capsys, "play", "--deals", "1000000000000", "--no-progress")
+    # The most deals a run takes (a billion), more than this machine holds in memory.
+    status, out, err = run(capsys, "play", "--deals", "1000000000", "--no-progress")
     assert status == EXIT_USAGE and out == ""
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert "TiB of memory" in err and "deals fit, or --no-rows keeps memory flat" in err
-    status, _, err = run(capsys, "guidance", "--deals", "1000000000000", "--seat", "both")
-    assert status == EXIT_USAGE and "guidance --deals 1,000,000,000,000" in err
-    status, _, err = run(capsys, "report", "--deals", "1000000000000", "--out", "/tmp")
+    status, _, err = run(capsys, "guidance", "--deals", "1000000000", "--seat", "both")
+    assert status == EXIT_USAGE and "guidance --deals 1,000,000,000" in err
+    status, _, err = run(capsys, "report", "--deals", "1000000000", "--out", "/tmp")
     assert status == EXIT_USAGE and err.strip().endswith("deals fit")
 
     from tarot_analysis.runs.memory import BYTES_PER_DEAL, check_memory

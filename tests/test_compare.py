@@ -222,7 +222,7 @@ def test_user_mistakes_raise_one_clear_error() -> None:
         compare_variants([fft4, load_rules("fft-5")], 10, bots=["random"] * 4)
     with pytest.raises(TarotInputError, match="unknown mode"):
         compare_variants([fft4, fft4], 10, mode="bidding")  # type: ignore[arg-type]
-    with pytest.raises(TarotInputError, match="at least 1"):
+    with pytest.raises(TarotInputError, match="deals must be from 1 to"):
         compare_variants([fft4, fft4], 0)
     with pytest.raises(SystemExit):
         parse("fft-4", "legacy-4", "--mode", "bidding")

@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import Final
 
-from tarot_analysis import INTERRUPTED_STARTING
+from tarot_analysis import EXIT_INTERRUPTED, INTERRUPTED_STARTING
 
 __all__ = ["EXIT_INTERRUPTED", "main"]
-
-#: The exit status of a command stopped by Ctrl-C (as a shell reports a process it stopped).
-EXIT_INTERRUPTED: Final = 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -18,8 +18,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from types import ModuleType
 
-from tarot_analysis import __version__
-from tarot_analysis.cli import EXIT_INTERRUPTED
+from tarot_analysis import EXIT_INTERRUPTED, __version__
 from tarot_analysis.cli.arguments import EXIT_USAGE, Parser
 from tarot_analysis.cli.commands import (
     compare,

@@ -9,6 +9,7 @@ from tarot_analysis._jit import chunk_states, normalise_seed
 from tarot_analysis.bots import door
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.table.compiled import advance
 from tarot_analysis.table.play import Bots, seat_bots
 from tarot_analysis.table.python_bots import bot_name
@@ -30,7 +31,8 @@ def play_on(
     rules, engine = state.rules, state.engine
     seating = seat_bots(bots, rules)
     p, half = engine.params, engine.half_points
-    ws = door.workspace(p, engine.scoring, seating.rows, seating.nets)
+    with held_interrupts():  # the workspace's arrays come back as a structure
+        ws = door.workspace(p, engine.scoring, seating.rows, seating.nets)
     rng = chunk_states(normalise_seed(seed), 0, 1)[0]
     is_python = np.array([seat in seating.python for seat in range(rules.players)], dtype=np.bool_)
     out = state.copy()

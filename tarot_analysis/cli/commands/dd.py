@@ -127,9 +127,9 @@ def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     started = time.perf_counter()
     shown = not (args.no_progress or args.json)
-    with _TakersLine(rules.name, args.contract, enabled=shown) as line:
-        if line.enabled and args.after_tricks == 0 and not (args.max_nodes or args.time_limit):
-            print(WHOLE_DEALS.format(rules=rules.name), file=sys.stderr)
+    whole = args.after_tricks == 0 and not (args.max_nodes or args.time_limit)
+    notice = WHOLE_DEALS.format(rules=rules.name) if whole else None
+    with _TakersLine(rules.name, args.contract, enabled=shown, notice=notice) as line:
         rows = dd_table(
             rules, args.hands or None, seed=args.seed, deal=args.deal, contract=args.contract,
             ecart=args.ecart, takers=args.taker, after_tricks=args.after_tricks,
@@ -171,10 +171,12 @@ WHOLE_DEALS: Final = (
 class _TakersLine:
     """The progress line of each taker's solve in turn (:class:`SolveLine`), called by
     :func:`~tarot_analysis.analyses.double_dummy.dd_table` with the taker and where its solve
-    stands."""
+    stands; ``notice``, said once before the first solve (once the deal is read and checked)."""
 
-    def __init__(self, rules: str, contract: str, *, enabled: bool) -> None:
-        self.rules, self.contract, self.enabled = rules, contract, enabled
+    def __init__(
+        self, rules: str, contract: str, *, enabled: bool, notice: str | None = None
+    ) -> None:
+        self.rules, self.contract, self.enabled, self.notice = rules, contract, enabled, notice
         self.taker: int | None = None
         self.line: SolveLine | None = None
 
@@ -187,6 +189,8 @@ class _TakersLine:
 
     def __call__(self, taker: int, where: Any) -> None:
         if taker != self.taker:
+            if self.taker is None and self.notice and self.enabled:
+                print(self.notice, file=sys.stderr)
             if self.line is not None:
                 self.line.__exit__(None, None, None)
             self.taker = taker
