@@ -88,7 +88,7 @@ def count_pools(n: pd.Series, min_n: int) -> list[tuple[int, int]]:
     at the top joins the pool below it. ``n``: the deals of each count, indexed by count.
 
     >>> count_pools(pd.Series([50, 160, 300, 250, 90, 60], index=[3, 5, 6, 7, 8, 9]), 200)
-    [(3, 6), (7, 9)]
+    [(3, 5), (6, 6), (7, 9)]
     """
     pools: list[list[int]] = []
     current: list[int] = []
