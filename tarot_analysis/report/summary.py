@@ -278,8 +278,9 @@ def ladder_moves(context: Context) -> str:
     garde = " / ".join(f"{v:.0f} ({lo:.0f}–{hi:.0f})" for v, lo, hi in LADDER_GARDE.values)
     return (
         f"({LADDER_RULES}, seed 1, {' / '.join(LADDER_BOTS)} at every seat; docs/bots.md): "
-        f"{rates} ({LADDER_AUCTION_DEALS:,} deals in auction, 95% intervals within "
-        f"±{widest:.1f} points); {LADDER_GARDE.what} {garde} ({LADDER_GUIDANCE_DEALS:,} deals). "
+        f"{rates} ({LADDER_AUCTION_DEALS:,} deals in auction, 95% intervals at most "
+        f"{widest:.1f} points either side); {LADDER_GARDE.what} {garde} "
+        f"({LADDER_GUIDANCE_DEALS:,} deals). "
         "The rates move by a few points, the threshold not at that size; these stand until "
         "the report runs under the search bot."
     )
