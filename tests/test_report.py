@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import html
 import json
 import os
 import re
@@ -462,8 +463,13 @@ def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None
     assert [row[0] for row in contracts.rows] == [r[0] for r in tables["table-contracts"].rows]
     summary_html = built.text.split('<section id="summary">')[1].split("</section>")[0]
     assert "random at every seat" in summary_html and "random legal card" in summary_html
-    finding = re.search(r"Best contract by Chavey count:</strong> ([^<]+)\.", summary_html)
-    assert finding and finding[1] in built.text.split('<section id="guidance">')[1]
+    # Page 1's best contract count by count is section 3's, word for word.
+    finding = re.search(r"count by count on this report's deals: (.*?)\. <span", summary_html)
+    guidance = built.text.split('<section id="guidance">')[1].split("</section>")[0]
+    assert finding and _plain(finding[1]) in _plain(guidance)
+    # And section 7's, for the same bots: one reading of the best contract count by count.
+    ours = next(row for row in tables["table-ladder-counts"].rows if row[0] == "random")
+    assert " ".join(ours[2].split()) == " ".join(_plain(finding[1]).split())
     assert "chosen on half of the deals" in summary_html  # the loss out of sample
     # No run of other bots beside it: the summary says which command makes one.
     assert "table-stronger-play" not in tables
@@ -522,7 +528,9 @@ def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     run_guidance(rules, 1_000, data / "guidance-fft-4-heuristic-seed1-1000", bots="heuristic",
                  seed=SEED, chunk_size=500)  # fmt: skip
     path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
-    assert "table-stronger-play" not in read_report(path.read_text(encoding="utf-8")).tables
+    # Shown beside, but with no Garde's change: the two runs did not play the same hands.
+    otherwise = read_report(path.read_text(encoding="utf-8")).tables["table-stronger-play"]
+    assert otherwise.rows and all(row[-1] == "—" for row in otherwise.rows)
     other = data / "guidance-fft-4-heuristic-seed1-2000"
     stronger = run_guidance(rules, 2_000, other, bots="heuristic", seed=SEED, chunk_size=50_000)
     path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
@@ -535,8 +543,8 @@ def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     both = ours.merge(theirs, on="deal", suffixes=("", "_other"))
     both = both[~both["redeal"] & ~both["redeal_other"] & (both["chavey"] < 40)]
     change = (both["score_garde_other"] - both["score_garde"]).mean()
-    assert table.rows[0][1] == f"{len(both):,}"
     assert table.rows[0][-1].startswith(f"{change:+.1f} (")
+    assert table.rows[0][-1].endswith(f", {len(both):,} deals")
     # Up the ladder: both runs, the weaker bots first, the larger heuristic run.
     tables = read_report(path.read_text(encoding="utf-8")).tables
     ladder = tables["table-ladder-thresholds"]
@@ -547,7 +555,7 @@ def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     fitted = [threshold(garde[k]) for k in ("fitted", "ci_low", "ci_high")]
     assert ladder.rows[1][3] == f"{fitted[0]} ({fitted[1]}–{fitted[2]})"
     bands = tables["table-ladder-bands"]
-    assert bands.header == ["Chavey count", "random", "heuristic"]
+    assert bands.header == ["Chavey's band (pooled)", "random", "heuristic"]
     assert [row[0] for row in bands.rows][:2] == ["below 40", "40–55"]
 
 
@@ -555,7 +563,7 @@ def test_without_a_bound_run_its_section_says_how_to_make_one(built: Built) -> N
     sections = _sections(built.text)
     assert sections.index("bound") == sections.index("ladder") + 1
     part = built.text.split('<section id="bound">')[1].split("</section>")[0]
-    assert "tarot-analysis dd-bound --rules fft-4" in part and "table-bound" not in part
+    assert "tarot-analysis dd-bound --rules fft-4" in _plain(part) and "table-bound" not in part
 
 
 def test_the_ladder_reads_the_auctions_stored_beside(built: Built, tmp_path: Path) -> None:
@@ -595,3 +603,9 @@ def test_the_map_table_runs_down_the_page(built: Built) -> None:
     table = read_report(built.text).tables["table-recommended-map"]
     assert table.header == ["trumps \\ bouts", "0 bouts", "1 bout", "2 bouts", "3 bouts"]
     assert table.rows[0][0] == "0 trumps"
+
+
+def _plain(page: str) -> str:
+    """A piece of the page as its reader sees it: the tags gone (a command kept on one line
+    is cut into spans)."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))

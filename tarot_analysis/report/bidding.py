@@ -1,10 +1,16 @@
 """Section "Bidding guidance": the best contract by Chavey count, by range, by bouts and trumps
-and by kings, each with its runner-up and ties marked."""
+and by kings, each with its runner-up and ties marked.
+
+Also how every page writes the best contract by Chavey count of
+:func:`~tarot_analysis.analyses.guidance.chavey_advice`: count by count (:func:`by_count_cell`,
+the summary's line, this section's ranges and the ladder's rows) and by band of the published
+thresholds, pooled (:func:`band_cell`), each saying which it is.
+"""
 
 from __future__ import annotations
 
 import math
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import pandas as pd
 
@@ -24,18 +30,33 @@ from tarot_analysis.report.html import (
 )
 from tarot_analysis.report.runs import Guidance
 
+if TYPE_CHECKING:
+    from tarot_analysis.analyses.guidance import ChaveyAdvice
+
 __all__ = [
+    "BAND_NOTE",
     "CHART_MIN_DEALS",
     "COUNTERFACTUAL",
     "MAP_MIN_DEALS",
     "RANGE_MIN_DEALS",
+    "band_cell",
+    "by_count_cell",
+    "by_count_parts",
+    "by_count_pooled",
     "ranges_table",
     "section",
 ]
 
-#: Fewest deals at a Chavey count for it to decide a range of the best contract (as the
-#: ``guidance`` command's summary).
+#: Fewest deals at a Chavey count for it to be read on its own deals (thinner counts are pooled
+#: with their neighbours: :data:`~tarot_analysis.analyses.guidance.COUNT_MIN_DEALS`).
 RANGE_MIN_DEALS: Final = 200
+#: What a band's best is, said wherever one is shown.
+BAND_NOTE: Final = (
+    "By band: the deals of each band of Chavey's published thresholds pooled, the band's best "
+    "taken as a whole; it need not be the best at each of its counts (in the band of the Prise, "
+    "the pass at the lower counts and the Garde at the higher ones can pool into a Prise). The "
+    "best count by count is the line of the summary and the table of section 3."
+)
 #: Fewest deals at a score for it to be drawn on the guidance charts.
 CHART_MIN_DEALS: Final = 100
 #: Fewest deals in a bouts × trumps cell for the map to name its best contract.
@@ -113,15 +134,67 @@ def _tables_by(
     )
 
 
-def ranges_table(guidance: Guidance, context: Context) -> Table:
-    """The best contract by range of Chavey count, each range's mean score with its interval."""
-    from tarot_analysis.analyses.guidance import best_ranges
+def by_count_parts(advice: ChaveyAdvice) -> list[str]:
+    """``["3–45: Pass", "46–60: Garde", …]``: the best contract count by count, every count the
+    run holds, each range kept whole (no break inside) when printed."""
+    return [
+        (f"{r['low']}" if r["low"] == r["high"] else f"{r['low']}–{r['high']}")
+        + f":\u00a0{label(str(r['best']))}".replace(" ≈ ", "\u00a0≈\u00a0")
+        for _, r in advice.by_count.iterrows()
+    ]
 
-    ranges = best_ranges(guidance.tables["by_chavey"], min_n=RANGE_MIN_DEALS)
+
+def by_count_cell(advice: ChaveyAdvice) -> Cell:
+    """The best contract count by count as one table cell, wrapping only between ranges."""
+    parts = by_count_parts(advice)
+    return Cell("; ".join(parts), parts=tuple(parts), separator="; ")
+
+
+def _spans(pools: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Pools that follow one another joined: ``[(1, 9), (10, 14), (51, 74)]`` → ``[(1, 14),
+    (51, 74)]``."""
+    spans: list[tuple[int, int]] = []
+    for low, high in pools:
+        if spans and spans[-1][1] + 1 == low:
+            spans[-1] = (spans[-1][0], high)
+        else:
+            spans.append((low, high))
+    return spans
+
+
+def by_count_pooled(advice: ChaveyAdvice) -> str:
+    """Which counts were read in pools, each too thin alone: ``1–14, 51–74`` (or ``none``)."""
+    spans = [f"{low}–{high}" for low, high in _spans(advice.pools)]
+    return ", ".join(spans) if spans else "none"
+
+
+def pooled_sentence(advice: ChaveyAdvice) -> str:
+    """The counts read in pools said in a few words, or nothing."""
+    if not advice.pools:
+        return ""
+    return (
+        f"counts {by_count_pooled(advice)}, each held by fewer than {advice.min_n} deals, read "
+        f"with their neighbours in pools of {advice.min_n} or more"
+    )
+
+
+def band_cell(row: pd.Series) -> Cell:
+    """A band's best (pooled) with its lead on the runner-up and its deals: ``Prise over
+    Garde: +1.7 (+1.2 to +2.1), 5,000 deals``, each number kept whole when printed."""
+    best, runner = label(str(row["best"])), label(str(row["runner_up"]))
+    lead = difference_text(row)
+    tie = " (a tie)" if bool(row["tie"]) else ""
+    parts = (f"{best} over {runner}:", f"{lead}{tie},", f"{count(row['n'])} deals")
+    return Cell(" ".join(parts), parts=parts)
+
+
+def ranges_table(advice: ChaveyAdvice, context: Context) -> Table:
+    """The best contract by range of Chavey count, each range's mean score with its interval."""
+    ranges = advice.by_count
+    pooled = pooled_sentence(advice) or f"every count held by {advice.min_n} deals or more"
     caption = context.caption(
-        "Best contract by range of Chavey count", mode=COUNTERFACTUAL,
-        n=f"{int(ranges['n'].sum()) if len(ranges) else 0:,} deals at counts held by at least "
-        f"{RANGE_MIN_DEALS} deals",
+        "Best contract by range of Chavey count, count by count", mode=COUNTERFACTUAL,
+        n=f"{int(ranges['n'].sum()) if len(ranges) else 0:,} deals, every count held; {pooled}",
         interval="mean score of each count's best over the range's deals ± the half-width of "
         "its 95% interval; A ≈ B: tied, the interval of their paired difference reaches 0",
     )  # fmt: skip
@@ -188,21 +261,8 @@ def _map_table(guidance: Guidance, context: Context) -> Table:
     return Table("recommended-map", caption, header, rows, note=note)
 
 
-def best_by_chavey_text(guidance: Guidance) -> str:
-    """``…; 45: Pass ≈ Prise; 46–60: Garde; …``: the best contract by range, in one line."""
-    from tarot_analysis.analyses.guidance import best_ranges
-
-    ranges = best_ranges(guidance.tables["by_chavey"], min_n=RANGE_MIN_DEALS)
-    return "; ".join(
-        f"{r['low']}"
-        + ("" if r["low"] == r["high"] else f"–{r['high']}")
-        + ": "
-        + label(str(r["best"]))
-        for _, r in ranges.iterrows()
-    )
-
-
-def section(guidance: Guidance, context: Context) -> Section:
+def section(guidance: Guidance, context: Context, advice: ChaveyAdvice) -> Section:
+    """The section, the best contract by count read from ``advice`` (the summary's too)."""
     from tarot_analysis.report import plots
 
     tables = guidance.tables
@@ -214,14 +274,18 @@ def section(guidance: Guidance, context: Context) -> Section:
             plots.success_by_score(by_chavey, min_n=CHART_MIN_DEALS), "success-by-chavey",
             "Share of each contract made by Chavey count, with Wilson bands",
             f"Contracts made by Chavey count ({who}); bands are Wilson 95% intervals; counts "
-            f"held by fewer than {CHART_MIN_DEALS} deals left out.",
+            f"held by fewer than {CHART_MIN_DEALS} deals left out. The Prise is made on the same "
+            "deals as the Garde (the same play): its line lies under the Garde's dashed one.",
         ),
         chart(
             plots.expected_score_by_score(by_chavey, min_n=CHART_MIN_DEALS),
             "expected-score-by-chavey",
             "Taker's mean score per contract by Chavey count, best contract shaded",
             f"Taker's mean score by Chavey count ({who}); the band of each count is shaded in "
-            "its best contract's colour, hatched where the best is tied with the runner-up.",
+            "its best contract's colour, hatched where the best is tied with the runner-up. The "
+            "axis spans the pass, each count's best and its runner-up: a line that runs below "
+            "it (a Garde contre on a weak hand) is far from the best there, and the tables "
+            "below give its scores.",
         ),
     ]  # fmt: skip
     map_chart = chart(
@@ -236,20 +300,20 @@ def section(guidance: Guidance, context: Context) -> Section:
         {
             "contracts": ", ".join(label(c) for c in guidance.data.contracts),
             "redealt": guidance.data.deals - played, "dealt": guidance.data.deals,
-            "summary": best_by_chavey_text(guidance) or "no count held by enough deals",
-            "min_deals": RANGE_MIN_DEALS, "charts": charts,
+            "by_count": by_count_parts(advice), "pooled": pooled_sentence(advice),
+            "charts": charts,
             "by_chavey": _tables_by(
                 "guidance-chavey", by_chavey, "Chavey count", "Chavey count", guidance, context
             ),
-            "ranges": ranges_table(guidance, context),
+            "ranges": ranges_table(advice, context),
             "map": (map_chart, _map_table(guidance, context)),
             "by_kings": _tables_by(
                 "guidance-kings", tables["by_kings"], "kings held", "kings", guidance, context
             ),
         },
         {
-            "guidance-by-chavey": "Success and expected score by Chavey count",
             "guidance-ranges": "Best contract by range of Chavey count",
+            "guidance-by-chavey": "Success and expected score by Chavey count",
             "guidance-map": "Recommended contract by bouts and trumps",
             "guidance-kings": "By kings held",
         },

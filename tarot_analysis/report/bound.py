@@ -23,6 +23,7 @@ from typing import Any, Final
 import pandas as pd
 
 from tarot_analysis.report.html import (
+    Cell,
     Chart,
     Context,
     Section,
@@ -31,6 +32,7 @@ from tarot_analysis.report.html import (
     count,
     percent,
     percent_interval,
+    pieces,
 )
 from tarot_analysis.runs.runner import RunSpec, finished_run
 
@@ -108,11 +110,15 @@ def _bot_keys(bot: str) -> tuple[str, str, str]:
     return f"{bot}_n", bot, f"{bot}_difference"
 
 
-def _dd_cell(row: dict[Any, Any]) -> str:
+def _dd_cell(row: dict[Any, Any]) -> Cell:
+    """The rate with every card seen, and its bound with the undecided deals made, in pieces
+    a printed line may wrap between."""
     text = _rate(row, "dd")
+    parts = list(pieces(text).parts or (text,))
     if row["undecided"]:
-        text += f", ≤ {percent(row['dd_rate_undecided_made'])} with the undecided made"
-    return text
+        parts[-1] += ","
+        parts += [f"≤ {percent(row['dd_rate_undecided_made'])}", "with the undecided made"]
+    return Cell(" ".join(parts), parts=tuple(parts))
 
 
 def _rates_table(key: str, title: str, first: str, table: pd.DataFrame, run: BoundRun,
@@ -120,7 +126,7 @@ def _rates_table(key: str, title: str, first: str, table: pd.DataFrame, run: Bou
     bots = run.bots
     rows = []
     for group, row in table.to_dict(orient="index").items():
-        cells = [str(group), count(row["n"]), count(row["undecided"])]
+        cells: list[str | Cell] = [str(group), count(row["n"]), count(row["undecided"])]
         if row["n"] == 0:
             rows.append([*cells, *["—"] * (1 + 3 * len(bots))])
             continue
@@ -185,7 +191,7 @@ def _map_table(run: BoundRun, context: Context) -> Table:
 
     table = bound_rates(run.frame, context.rules.hand_size, "bouts_trumps")
     rates = table[table.index != "all"].to_dict(orient="index")
-    cells: dict[tuple[int, int], str] = {}
+    cells: dict[tuple[int, int], str | Cell] = {}
     for label, row in rates.items():
         bouts, trumps = (int(part.split()[0]) for part in str(label).split(", "))
         texts = [f"{percent(row['dd_rate'])} seen"]
@@ -193,9 +199,11 @@ def _map_table(run: BoundRun, context: Context) -> Table:
             n, rate, _ = _bot_keys(bot)
             if row[n]:
                 texts.append(f"{percent(row[rate + '_rate'])} {bot}")
-        cells[(trumps, bouts)] = f"{' · '.join(texts)} ({count(row['n'])})"
+        # Each rate kept whole when printed, a line wrapping only between them.
+        parts = (*(f"{text} ·" for text in texts[:-1]), f"{texts[-1]} ({count(row['n'])})")
+        cells[(trumps, bouts)] = Cell(" ".join(parts), parts=parts)
     trumps_seen = sorted({t for t, _ in cells})
-    rows = [
+    rows: list[list[str | Cell]] = [
         [f"{t} trump{'' if t == 1 else 's'}", *(cells.get((t, b), "—") for b in range(4))]
         for t in trumps_seen
     ]
@@ -214,10 +222,11 @@ def section(context: Context, data_dir: str | os.PathLike[str]) -> Section:
 
     name = context.rules.name
     folder = Path(data_dir) / f"dd-bound-{name}-garde-after10-{'-'.join(EXAMPLE_BOTS)}-seed1"
-    example = (
-        f"tarot-analysis dd-bound --rules {context.rules_argument} --deals {EXAMPLE_DEALS} "
-        f"--after-tricks 10 --bots {' '.join(EXAMPLE_BOTS)} --every 4 --data {folder.as_posix()}"
-    )
+    example = [
+        "tarot-analysis dd-bound", f"--rules {context.rules_argument}",
+        f"--deals {EXAMPLE_DEALS}", "--after-tricks 10", f"--bots {' '.join(EXAMPLE_BOTS)}",
+        "--every 4", f"--data {folder.as_posix()}",
+    ]  # fmt: skip
     values: dict[str, Any] = {"example": example, "run": None}
     run = find_bound(data_dir, name) if context.rules.tarocco is None else None
     if run is not None:

@@ -168,14 +168,18 @@ def build_report(
     advice = guidance(loaded, deals, names, seed, runs)
 
     with step(WRITING_CHARTS, progress, detail=f"the report of {loaded.name}") as shown:
+        # The data folder read once: the summary and the ladder show the same runs.
+        shown.set_postfix_str("the runs beside this one")
+        found = ladder.read_ladder(advice, auction, context, data_dir)
+        by_count = found.ours.advice
         parts = [
-            ("summary", lambda: summary.section(advice, auction, context, data_dir)),
+            ("summary", lambda: summary.section(advice, auction, context, data_dir, found)),
             ("how to read it", lambda: reading.section(context)),
-            ("bidding guidance", lambda: bidding.section(advice, context)),
+            ("bidding guidance", lambda: bidding.section(advice, context, by_count)),
             ("thresholds", lambda: thresholds.section(advice, context)),
             ("the success model", lambda: model.section(advice, context)),
             ("contracts at the table", lambda: contracts.section(auction, context)),
-            ("up the ladder of bots", lambda: ladder.section(advice, context, data_dir)),
+            ("up the ladder of bots", lambda: ladder.section(found, context, data_dir)),
             ("a bound no bot's skill enters", lambda: bound.section(context, data_dir)),
             ("hand statistics", lambda: hands.section(hand_run, context)),
         ]

@@ -40,6 +40,7 @@ __all__ = [
     "mean_with_interval",
     "percent",
     "percent_interval",
+    "pieces",
     "plural",
     "probability",
     "rate_with_interval",
@@ -48,6 +49,10 @@ __all__ = [
 
 #: Rows of a table short enough to be kept on one printed page.
 SHORT_TABLE_ROWS: Final = 24
+#: Columns of a table printed in a smaller type, so that its figures stay on one line.
+WIDE_TABLE_COLUMNS: Final = 9
+#: Rows of a long table printed on the page of its header and caption.
+FIRST_ROWS: Final = 4
 #: Resolution of the embedded charts.
 CHART_DPI: Final = 100
 
@@ -103,10 +108,39 @@ class Caption(NamedTuple):
 
 
 class Cell(NamedTuple):
-    """A table cell: its text and, if any, an inline style (a map's cells are coloured)."""
+    """A table cell: its text and, if any, an inline style (a map's cells are coloured).
+
+    ``parts``: a cell of several pieces printed each whole (a line may wrap between them,
+    never inside one), joined by ``separator``; ``text`` is their joined text. A printed cell
+    wraps only there: a cell of words wraps between its words, any other cell not at all
+    (:attr:`kind`)."""
 
     text: str
     style: str = ""
+    parts: tuple[str, ...] = ()
+    separator: str = " "
+
+    @property
+    def kind(self) -> str:
+        """``parts`` (wraps between its pieces), ``words`` (no figure in it: wraps between
+        words) or ``""`` (a number: printed on one line)."""
+        if self.parts:
+            return "parts"
+        return "" if any(ch.isdigit() for ch in self.text) else "words"
+
+
+def pieces(text: str) -> Cell:
+    """A cell of ``text``; a number followed by its interval in brackets in two pieces, each
+    printed whole: ``74.8% (73.9–75.7)`` may wrap before the bracket, never inside a number
+    or an interval.
+
+    >>> pieces("74.8% (73.9–75.7)").parts, pieces("+46.1 ± 13.9").parts
+    (('74.8%', '(73.9–75.7)'), ())
+    """
+    head, bracket, tail = text.partition(" (")
+    if bracket and head and any(ch.isdigit() for ch in tail):
+        return Cell(text, parts=(head, "(" + tail))
+    return Cell(text)
 
 
 @dataclass(frozen=True)
@@ -128,12 +162,26 @@ class Table:
         return "table-" + self.key.replace("_", "-")
 
     @property
+    def wide(self) -> bool:
+        """Of so many columns that it is printed smaller."""
+        return len(self.header) >= WIDE_TABLE_COLUMNS
+
+    @property
     def short(self) -> bool:
         """Short enough to keep on one printed page."""
         return len(self.rows) <= SHORT_TABLE_ROWS
 
     def cells(self) -> list[list[Cell]]:
-        return [[c if isinstance(c, Cell) else Cell(c) for c in row] for row in self.rows]
+        return [[c if isinstance(c, Cell) else pieces(c) for c in row] for row in self.rows]
+
+    def bodies(self) -> list[list[list[Cell]]]:
+        """The rows in groups: a long table's first :data:`FIRST_ROWS` apart, printed on the
+        page of its header (never a header and one row at the foot of a page), then the
+        rest; a short table's in one."""
+        rows = self.cells()
+        if self.short or len(rows) <= FIRST_ROWS:
+            return [rows]
+        return [rows[:FIRST_ROWS], rows[FIRST_ROWS:]]
 
 
 @dataclass(frozen=True)

@@ -277,7 +277,8 @@ def success_by_score(
     :func:`~tarot_analysis.analyses.guidance.guidance_tables`, or any ``table_by`` of one key) with
     ``n`` and ``<contract>_rate / _ci_low / _ci_high`` columns. Scores held by fewer than
     ``min_n`` deals are left out. ``contracts`` defaults to every contract of the table. Prise
-    and Garde are played alike, so their curves coincide (the Garde is dashed).
+    and Garde are played alike, so their curves coincide: the Garde is dashed over the Prise,
+    and the legend says so.
     """
     names = _contracts_of(by_chavey, contracts, ("rate", "ci_low", "ci_high"))
     from matplotlib.ticker import PercentFormatter
@@ -285,8 +286,12 @@ def success_by_score(
     fig, ax = _figure_and_axes(ax, (7.0, 4.5))
     table = _enough(by_chavey, min_n, ax)
     x = table.index.to_numpy(dtype=float)
+    alike = {"prise", "garde"} <= set(names)
     for name in names:
         colour = contract_colour(name)
+        text = contract_label(name)
+        if alike and name == "prise":
+            text += " (under the Garde: made on the same deals)"
         ax.fill_between(
             x, table[f"{name}_ci_low"].to_numpy(dtype=float),
             table[f"{name}_ci_high"].to_numpy(dtype=float), color=colour, alpha=0.18,
@@ -294,7 +299,7 @@ def success_by_score(
         )  # fmt: skip
         ax.plot(
             x, table[f"{name}_rate"].to_numpy(dtype=float), color=colour, marker="o",
-            markersize=3, linestyle=_CONTRACT_LINESTYLES.get(name, "-"), label=contract_label(name),
+            markersize=3, linestyle=_CONTRACT_LINESTYLES.get(name, "-"), label=text,
         )  # fmt: skip
     ax.set_ylim(0.0, 1.0)
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
@@ -368,6 +373,11 @@ def expected_score_by_score(
     if "tie" in table and table["tie"].any():
         handles.append(Patch(fill=False, hatch="///", edgecolor="#8c959f"))
         labels.append("Tie with the runner-up")
+    low, high = _close_range(table)
+    if low is not None and high is not None:
+        ax.set_ylim(low, high)
+        handles.append(Patch(color="none"))
+        labels.append("Lines below: cut off\n(far from the best)")
     ax.legend(
         handles, labels, loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small"
     )  # fmt: skip
@@ -375,6 +385,28 @@ def expected_score_by_score(
     ax.set_xlabel(xlabel if xlabel is not None else _evaluator_label(by_chavey))
     ax.set_ylabel("Taker's score (mean per deal)")
     return fig
+
+
+def _close_range(table: pd.DataFrame) -> tuple[float | None, float | None]:
+    """The score axis of :func:`expected_score_by_score`: the pass, each count's best and its
+    runner-up, with a margin, when some contract's line reaches far beyond them (the Garde
+    contre of a weak hand loses ten times what the choice is about); else ``None`` for both."""
+    if not len(table) or "difference" not in table:
+        return None, None
+    best = table["best_mean_score"].to_numpy(dtype=float)
+    runner = best - table["difference"].to_numpy(dtype=float)
+    close = np.concatenate([[0.0], best, runner])
+    close = close[np.isfinite(close)]
+    columns = [
+        c for c in table.columns if str(c).endswith("_mean_score") and c != "best_mean_score"
+    ]
+    every = table[columns].to_numpy(dtype=float)
+    every = every[np.isfinite(every)]
+    low, high = float(close.min()), float(close.max())
+    margin = 0.08 * max(high - low, 1.0)
+    if not len(every) or (every.min() >= low - margin and every.max() <= high + margin):
+        return None, None
+    return low - margin, high + margin
 
 
 def recommended_map(
@@ -404,6 +436,12 @@ def recommended_map(
     from matplotlib.patches import Patch
 
     fig, ax = _figure_and_axes(ax, (8.0, 3.8))
+    # The trumps axis reaches the cells drawn (those of min_n deals or more), not every hand
+    # dealt: a hand of 14 trumps, dealt once, would stretch it past the colours.
+    drawn = by_bouts_trumps[by_bouts_trumps["n"] >= min_n].index.get_level_values("trumps")
+    if len(drawn):
+        held = by_bouts_trumps.index.get_level_values("trumps")
+        by_bouts_trumps = by_bouts_trumps[(held >= drawn.min()) & (held <= drawn.max())]
     bouts_held = by_bouts_trumps.index.get_level_values("bouts").to_numpy(dtype=np.int64)
     trumps_held = by_bouts_trumps.index.get_level_values("trumps").to_numpy(dtype=np.int64)
     bouts = np.arange(bouts_held.min(), bouts_held.max() + 1)

@@ -11,28 +11,43 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Final, cast
+from typing import Final, NamedTuple, cast
 
+import numpy as np
 import pandas as pd
 
 from tarot_analysis.deals import evaluators as ev
-from tarot_analysis.report.bidding import COUNTERFACTUAL, best_by_chavey_text
+from tarot_analysis.report.bidding import (
+    BAND_NOTE,
+    COUNTERFACTUAL,
+    band_cell,
+    by_count_parts,
+    pooled_sentence,
+)
 from tarot_analysis.report.html import (
+    Cell,
     Context,
     Section,
     Table,
-    bots_label,
-    count,
     label,
     percent,
     rate_with_interval,
     threshold,
 )
+from tarot_analysis.report.ladder import GuidanceRung, Ladder, command_time, guidance_command
 from tarot_analysis.report.runs import Guidance, Stored
-from tarot_analysis.report.stronger import BotsComparison
 
-__all__ = ["BOT_MEANINGS", "how_to_count", "section", "stronger_play"]
+__all__ = [
+    "BOT_MEANINGS",
+    "LADDER_GARDE",
+    "LADDER_RATES",
+    "bot_limits",
+    "how_to_count",
+    "ladder_moves",
+    "scaled_thresholds",
+    "section",
+    "stronger_play",
+]
 
 #: What each bot is, said to a player.
 BOT_MEANINGS: Final[dict[str, str]] = {
@@ -59,6 +74,33 @@ def _meaning(name: str) -> str:
     return f"{name}: {meaning}" if base == name else f"{name} (a variant of {base}): {meaning}"
 
 
+def scaled_thresholds(hand_size: int) -> str:
+    """How Chavey's thresholds meet a hand of ``hand_size`` cards, said once and one way: the
+    count is never scaled; the thresholds, made for 18 cards, are scaled to the hand (the
+    least whole count that reaches them, as every table of the report and ``hand`` compare
+    them).
+
+    >>> print(scaled_thresholds(15))  # doctest: +NORMALIZE_WHITESPACE
+    With 15 cards a hand, the count is not scaled: Chavey's thresholds, made for 18 cards, are
+    scaled to 15 (× 15/18): a Prise from 34, a Garde from 47, a Garde sans from 60, a Garde
+    contre from 68, the "Chavey" column below.
+    """
+    from tarot_analysis.analyses.guidance import published_thresholds
+
+    if hand_size == ev.CHAVEY_HAND_SIZE:
+        return ""
+    names = ("Prise", "Garde", "Garde sans", "Garde contre")
+    starts = ", ".join(
+        f"a {name} from {threshold(value)}"
+        for name, value in zip(names, published_thresholds(hand_size), strict=True)
+    )
+    return (
+        f"With {hand_size} cards a hand, the count is not scaled: Chavey's thresholds, made for "
+        f"{ev.CHAVEY_HAND_SIZE} cards, are scaled to {hand_size} (× {hand_size}/"
+        f'{ev.CHAVEY_HAND_SIZE}): {starts}, the "Chavey" column below.'
+    )
+
+
 def how_to_count(context: Context) -> dict[str, str]:
     """Chavey's count told to a player, from the toolkit's own constants, and one hand dealt
     under the report's rules and seed, counted part by part by :func:`~evaluators.chavey_sum`:
@@ -72,21 +114,18 @@ def how_to_count(context: Context) -> dict[str, str]:
     least = ev.TRUMP_LENGTH_LEAST
     length = ev.LONG_SUIT_VALUE_BY_LENGTH
     text = (
-        f"Trumps: the 21 {ev.TWENTY_ONE_VALUE}, the Excuse {ev.EXCUSE_VALUE}, the Petit "
-        f"{petit[least]} / {petit[least + 1]} / {petit[least + 2]} with {least} / {least + 1} "
-        f"/ {least + 2}+ trumps; holding {least}+ trumps (the Excuse counts) {ev.TRUMP_VALUE} "
-        f"each; each of {ev.LEAST_MAJOR} to 21 {ev.MAJOR_VALUE} more, {ev.MAJOR_SEQUENCE_VALUE} "
-        f"more beside another. Suits: king with queen {ev.KING_AND_QUEEN_VALUE}, king "
-        f"{ev.KING_VALUE}, queen {ev.QUEEN_VALUE}, knight {ev.KNIGHT_VALUE}, jack "
-        f"{ev.JACK_VALUE}; 5 / 6 / 7+ cards {length[5]} / {length[6]} / {length[7]}. Garde "
-        f"sans or contre only: a void {ev.VOID_VALUE}, a singleton {ev.SINGLETON_VALUE}. "
-        "Chavey's own thresholds are in the table below."
+        f"Trumps, the Excuse counted as one: the 21 {ev.TWENTY_ONE_VALUE}, the Excuse "
+        f"{ev.EXCUSE_VALUE}, the Petit {petit[least]} / {petit[least + 1]} / "
+        f"{petit[least + 2]} with {least} / {least + 1} / {least + 2}+ trumps, nothing with "
+        f"fewer than {least}; holding {least}+ trumps, {ev.TRUMP_VALUE} for each, bouts "
+        f"included; each of {ev.LEAST_MAJOR} to 21 {ev.MAJOR_VALUE} more, "
+        f"{ev.MAJOR_SEQUENCE_VALUE} more beside another. Suits: king with queen "
+        f"{ev.KING_AND_QUEEN_VALUE}, king {ev.KING_VALUE}, queen {ev.QUEEN_VALUE}, knight "
+        f"{ev.KNIGHT_VALUE}, jack {ev.JACK_VALUE}; 5 / 6 / 7+ cards {length[5]} / {length[6]} / "
+        f"{length[7]}. Garde sans or contre only: a void {ev.VOID_VALUE}, a singleton "
+        f"{ev.SINGLETON_VALUE}. "
     )
-    if rules.hand_size != ev.CHAVEY_HAND_SIZE:
-        text += (
-            f" With {rules.hand_size} cards a hand, the count is scaled by "
-            f"{ev.CHAVEY_HAND_SIZE}/{rules.hand_size} before it meets these thresholds."
-        )
+    text += scaled_thresholds(rules.hand_size) or "Chavey's own thresholds are in the table below."
     state = GameState.deal(rules, seed=context.seed)
     hand = Hand(state.hand(0))
     lo, hi = hand.mask
@@ -197,101 +236,176 @@ def _loss_sentence(guidance: Guidance) -> str:
     return text + "."
 
 
+class _Measured(NamedTuple):
+    """One row of the ladder's measured table: what, and its value with the ends of its 95%
+    interval under each of :data:`LADDER_BOTS`."""
+
+    what: str
+    values: tuple[tuple[float, float, float], ...]
+
+
+#: The ladder's measured table (docs/bots.md, "How the answers move up the ladder"): fft-4,
+#: seed 1, every seat the same bot; its rules, bots and numbers of deals.
+LADDER_RULES: Final = "fft-4"
+LADDER_BOTS: Final = ("heuristic", "learned", "pimc")
+LADDER_AUCTION_DEALS: Final = 20_000
+LADDER_GUIDANCE_DEALS: Final = 1_200
+#: Its rates in auction mode, in percent with their Wilson 95% intervals.
+LADDER_RATES: Final = (
+    _Measured("deals passed out", ((43.5, 42.8, 44.2), (44.7, 44.0, 45.4), (43.2, 42.5, 43.9))),
+    _Measured("Garde sans, of the contracts", ((3.0, 2.7, 3.4), (5.8, 5.3, 6.2), (7.3, 6.8, 7.8))),
+    _Measured("a Garde bid made", ((74.8, 73.9, 75.7), (74.9, 74.0, 75.8), (72.1, 71.2, 73.0))),
+)
+#: The Garde's threshold fitted in guidance, with its bootstrap 95% interval.
+LADDER_GARDE: Final = _Measured("the Garde's threshold", ((45, 44, 49), (45, 43, 46), (45, 44, 46)))
+#: A contract's share of the deals played from which the summary names it among the bots'
+#: limits (the Garde contre, rare at a club table).
+LARGE_SHARE: Final = 0.1
+#: Bots whose report stands for stronger play: the search bot and what reads with it.
+STRONGER_BOTS: Final = ("pimc",)
+
+
+def ladder_moves(context: Context) -> str:
+    """How far the answers are known to move under stronger play, in one line, until the
+    report runs under a search bot (then nothing)."""
+    if any(name.partition(":")[0] in STRONGER_BOTS for name in context.bots):
+        return ""
+    rates = ", ".join(
+        f"{row.what} " + " / ".join(f"{value:.1f}%" for value, _, _ in row.values)
+        for row in LADDER_RATES
+    )
+    widest = max(max(v - lo, hi - v) for row in LADDER_RATES for v, lo, hi in row.values)
+    garde = " / ".join(f"{v:.0f} ({lo:.0f}–{hi:.0f})" for v, lo, hi in LADDER_GARDE.values)
+    return (
+        f"({LADDER_RULES}, seed 1, {' / '.join(LADDER_BOTS)} at every seat; docs/bots.md): "
+        f"{rates} ({LADDER_AUCTION_DEALS:,} deals in auction, 95% intervals at most "
+        f"{widest:.1f} points either side); {LADDER_GARDE.what} {garde} "
+        f"({LADDER_GUIDANCE_DEALS:,} deals). "
+        "The rates move by a few points, the threshold not at that size; these stand until "
+        "the report runs under the search bot."
+    )
+
+
+def bot_limits(auction: Stored, context: Context) -> str:
+    """What these bots do that players would not, from the report's own auction: the deals
+    passed out, the Garde contre's share when it is large, and the poignée defenders never
+    show; said as a known limit of the bots."""
+    from tarot_analysis.stats import wilson_interval
+
+    extra = auction.extra
+    dealt = context.auction_deals
+    passed = int(extra["redeals"]["all_passed"])
+    low, high = wilson_interval(np.array([passed]), np.array([dealt]))
+    parts = [
+        f"they pass out {rate_with_interval(passed / dealt, low[0], high[0])} of the deals "
+        f"({passed:,} of {dealt:,})"
+    ]
+    rows = auction.tables["contracts"].to_dict("index")
+    contre = rows.get("garde_contre")
+    if contre is not None and float(contre["share"]) >= LARGE_SHARE:
+        share = rate_with_interval(
+            float(contre["share"]), float(contre["share_ci_low"]), float(contre["share_ci_high"])
+        )
+        parts.append(f"a Garde contre is {share} of their contracts")
+    if "heuristic" in context.bots:
+        parts.append(
+            "the heuristic's defenders never show a simple poignée, only a double or a triple"
+        )
+    return "Not of the game: " + "; ".join(parts) + "."
+
+
 @dataclass(frozen=True)
 class _Stronger:
     """The other bots' run, as the summary shows it."""
 
-    comparison: BotsComparison
+    bots: str
+    played: int
+    by_count: list[str]
     table: Table
-    command: str
 
 
-def stronger_play(
-    guidance: Guidance, context: Context, data_dir: str | os.PathLike[str]
-) -> _Stronger | str:
-    """The advice under other bots from a run of the same deals in ``data_dir``, or a sentence
-    saying how to make one."""
-    from tarot_analysis.report.stronger import compare_runs, other_runs
-    from tarot_analysis.runs.runner import read_dataset
+def _suggested_bots(ours: str) -> str:
+    """The next stronger bots: the heuristic after random, the search bot after the heuristic."""
+    return "heuristic" if ours == "random" else "pimc" if ours != "pimc" else "heuristic"
 
-    ours = guidance.data.frame
-    published = [
-        float(row["published"])
-        for index, row in guidance.tables["thresholds"].iterrows()
-        if cast(tuple[str, str], index)[0] == "chavey"
-    ]
-    label_ours = bots_label(context.bots)
-    # The next stronger bots: the heuristic after random, the search bot after the heuristic.
-    other = (
-        "heuristic" if label_ours == "random" else "pimc" if label_ours != "pimc" else "heuristic"
+
+def stronger_play(found: Ladder, context: Context) -> _Stronger | None:
+    """The advice under other bots from the strongest other run the ladder found (the same
+    runs that section shows), or ``None``."""
+    if not found.others:
+        return None
+    other = found.others[-1]  # the highest rung
+    return _Stronger(
+        other.bots,
+        other.played,
+        by_count_parts(other.advice),
+        _stronger_table(found.ours, other, context),
     )
-    suggested = Path(data_dir) / f"guidance-{context.rules.name}-{other}-seed{context.seed}-3000"
-    command = (
-        f"tarot-analysis guidance --rules {context.rules_argument} --deals 3000 --bots {other} "
-        f"--seed {context.seed} --data {suggested.as_posix()}"
+
+
+def _stronger_table(ours: GuidanceRung, other: GuidanceRung, context: Context) -> Table:
+    from tarot_analysis.report.stronger import garde_change
+
+    change = garde_change(ours.data.frame, other.data.frame, ours.advice.by_band)
+    rows: list[list[str | Cell]] = []
+    for band in dict.fromkeys([*ours.advice.by_band.index, *other.advice.by_band.index]):
+        cells: list[str | Cell] = [str(band)]
+        for rung in (ours, other):
+            by_band = rung.advice.by_band
+            cells.append(band_cell(by_band.loc[band]) if band in by_band.index else "—")
+        if change is not None and band in change:
+            deals, (mean, low, high) = change[band]
+            lead = f"{mean:+.1f}" if pd.isna(low) else f"{mean:+.1f} ({low:+.1f} to {high:+.1f})"
+            cells.append(Cell(f"{lead}, {deals:,} deals", parts=(f"{lead},", f"{deals:,} deals")))
+        else:
+            cells.append("—")
+        rows.append(cells)
+    same = (
+        "the Garde's change deal by deal on the deals both runs played (the same hands, checked)"
+        if change is not None
+        else "no Garde's change: the two runs were dealt other hands (—)"
     )
-    if ours is None:
-        return ""
-    for folder in other_runs(data_dir, context.rules.name, label_ours, context.seed):
-        bots = folder.name.removeprefix(f"guidance-{context.rules.name}-").rsplit("-seed", 1)[0]
-        try:
-            rows = read_dataset(folder).to_pandas()
-        except Exception:  # an unfinished or foreign folder is not a comparison
-            continue
-        comparison = compare_runs(ours, rows, published, folder, bots)
-        if comparison is None or not comparison.bands:
-            continue
-        return _Stronger(comparison, _stronger_table(comparison, context), command)
-    return command
-
-
-def _stronger_table(comparison: BotsComparison, context: Context) -> Table:
-    def lead(values: tuple[float, float, float]) -> str:
-        mean, low, high = values
-        if pd.isna(low):
-            return f"{mean:+.1f}"
-        return f"{mean:+.1f} ({low:+.1f} to {high:+.1f})"
-
-    ours = bots_label(context.bots)
-    rows = [
-        [
-            band.band,
-            count(band.deals),
-            f"{label(band.best[0])}, {lead(band.difference[0])}",
-            f"{label(band.best[1])}, {lead(band.difference[1])}",
-            lead(band.garde_change),
-        ]
-        for band in comparison.bands
-    ]
     caption = context.caption(
-        f"The same deals under {comparison.bots} bots: the best contract by band of Chavey count",
+        f"The same rules under {other.bots} bots: the best contract by band of Chavey's "
+        "published thresholds, the band's deals pooled (section 7 gives them for every run)",
         mode=COUNTERFACTUAL,
-        n=f"{comparison.deals:,} deals both runs played, the same hands (checked)",
-        interval="best less runner-up, and the Garde's change, deal by deal with their 95% "
-        "intervals",
-        bots=f"{ours} at every seat, then {comparison.bots} at every seat",
+        n=f"each run's own deals in the band ({ours.played:,} and {other.played:,} played)",
+        interval=f"best less runner-up deal by deal with its 95% interval; {same}",
+        bots=f"{ours.bots} at every seat, then {other.bots} at every seat",
     )  # fmt: skip
     header = [
-        "Chavey count", "deals", f"best, {ours} (lead on runner-up)",
-        f"best, {comparison.bots} (lead on runner-up)", f"Garde, {comparison.bots} − {ours}",
+        "Chavey's band (pooled)", f"best, {ours.bots} (lead on runner-up)",
+        f"best, {other.bots} (lead on runner-up)", f"Garde, {other.bots} − {ours.bots}",
     ]  # fmt: skip
-    return Table("stronger-play", caption, header, rows)
+    return Table("stronger-play", caption, header, rows, note=BAND_NOTE)
 
 
 def section(
-    guidance: Guidance, auction: Stored, context: Context, data_dir: str | os.PathLike[str]
+    guidance: Guidance,
+    auction: Stored,
+    context: Context,
+    data_dir: str | os.PathLike[str],
+    found: Ladder,
 ) -> Section:
+    """The summary, its best contract by count and the other bots' runs read from ``found``
+    (what section 7 shows)."""
     names = list(dict.fromkeys(context.bots))
+    command = guidance_command(context, data_dir, _suggested_bots(found.ours.bots))
     return Section(
         "summary", "Summary", "summary.html.j2",
         {
             "context": context,
             "count": how_to_count(context),
-            "best": best_by_chavey_text(guidance) or "no count held by enough deals",
+            "best": by_count_parts(found.ours.advice),
+            "pooled": pooled_sentence(found.ours.advice),
             "thresholds": _thresholds(guidance, context),
             "loss": _loss_sentence(guidance),
             "contracts": _contracts(auction, context),
             "meanings": [_meaning(name) for name in names],
-            "stronger": stronger_play(guidance, context, data_dir),
+            "limits": bot_limits(auction, context),
+            "moves": ladder_moves(context),
+            "stronger": stronger_play(found, context),
+            "command": command,
+            "command_time": command_time(_suggested_bots(found.ours.bots), context),
         },
     )  # fmt: skip

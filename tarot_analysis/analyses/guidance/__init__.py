@@ -14,11 +14,19 @@ success model fitted on the rows. docs/guidance.md gives every formula.
 
 The package holds one module a part: ``counts`` (the run, its rows and their sufficient
 statistics), ``tables`` (the tables made from the counts, and their CSV files), ``thresholds``
-(the fitted thresholds with their bootstrap intervals, and what each rule loses) and ``model``
+(the fitted thresholds with their bootstrap intervals, and what each rule loses), ``advice``
+(the best contract by Chavey count, by count and by band, that every page reads) and ``model``
 (the success model). Their names are gathered here: those of ``__all__``, and, each imported as
 itself, the others that the command line, the report and the tests take from here.
 """
 
+from tarot_analysis.analyses.guidance.advice import (
+    COUNT_MIN_DEALS,
+    ChaveyAdvice,
+    chavey_advice,
+    chavey_bands,
+    published_thresholds,
+)
 from tarot_analysis.analyses.guidance.counts import (
     MIN_FIT_DEALS,
     GuidanceData,
@@ -49,13 +57,18 @@ from tarot_analysis.analyses.guidance.thresholds import threshold_loss, threshol
 from tarot_analysis.engine.scoring import SCORE_UNIT as SCORE_UNIT
 
 __all__ = [
+    "COUNT_MIN_DEALS",
     "MIN_FIT_DEALS",
+    "ChaveyAdvice",
     "GuidanceData",
     "best_choices",
     "best_ranges",
     "can_fit",
+    "chavey_advice",
+    "chavey_bands",
     "guidance_tables",
     "merge_counts",
+    "published_thresholds",
     "rows_counts",
     "run_guidance",
     "seat_comparison",

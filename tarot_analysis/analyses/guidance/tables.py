@@ -135,7 +135,10 @@ def best_ranges(table: pd.DataFrame, *, min_n: int = 1, reading: str = "zero") -
     best option, or for a tie both options, ``"prise ≈ garde"``, lowest first), ``tie``, ``n``
     (deals in the run), and the mean score of the best option of each value over the run's
     deals with the half-width of its 95% interval (``mean_best_score``, ``half_width``; a pass
-    scores 0, or with ``reading="played"``, as the table was made, its measured score).
+    scores 0, or with ``reading="played"``, as the table was made, its measured score). A
+    table whose rows each pool several values (a ``high`` column beside the lowest value as
+    index, as :func:`~tarot_analysis.analyses.guidance.advice.chavey_advice` pools thin counts)
+    gives ranges that reach each pool's highest value.
 
     >>> table = pd.DataFrame(
     ...     {"n": [300, 300, 300, 300], "best": ["pass", "prise", "garde", "garde"],
@@ -187,7 +190,7 @@ def best_ranges(table: pd.DataFrame, *, min_n: int = 1, reading: str = "zero") -
         rows.append(
             {
                 "low": part.index.min(),
-                "high": part.index.max(),
+                "high": part["high"].max() if "high" in part else part.index.max(),
                 "best": labels.iloc[at[0]],
                 "tie": bool(part["tie"].iloc[0]),
                 "n": int(total),

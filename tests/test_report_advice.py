@@ -1,0 +1,253 @@
+"""The best contract by Chavey count read one way everywhere, the count and its scaling told as
+the code counts, the ladder's measured moves as docs/bots.md states them, and the printed
+layout that keeps every figure whole: each checked on small made-up runs or pages, without a
+report built."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from tarot_analysis.analyses.guidance import (
+    COUNT_MIN_DEALS,
+    GuidanceData,
+    chavey_advice,
+    chavey_bands,
+    published_thresholds,
+    rows_counts,
+    table_by,
+)
+from tarot_analysis.analyses.guidance.advice import count_pools
+from tarot_analysis.deals import evaluators as ev
+from tarot_analysis.game.cards import Hand
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.report import plots
+from tarot_analysis.report.bidding import band_cell, by_count_parts
+from tarot_analysis.report.html import Cell, Context, Table, environment, pieces
+from tarot_analysis.report.summary import (
+    LADDER_BOTS,
+    LADDER_GARDE,
+    LADDER_RATES,
+    how_to_count,
+    ladder_moves,
+    scaled_thresholds,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _rows(deals: int, seed: int) -> pd.DataFrame:
+    """Guidance rows of made-up deals: counts from a bell with thin tails, each contract worth
+    more as the count grows (a Garde pays from about 50, the pass 0)."""
+    rng = np.random.default_rng(seed)
+    chavey = np.clip(np.round(rng.normal(45, 10, deals)), 5, 95).astype(np.int64)
+    noise = rng.normal(0, 40, (4, deals))
+    garde = 10.0 * (chavey - 50) + noise[0]
+    scores = {
+        "prise": np.round(garde / 2 + noise[1] / 4),
+        "garde": np.round(garde),
+        "garde_sans": np.round(2 * garde - 200 + noise[2]),
+        "garde_contre": np.round(3 * garde - 500 + noise[3]),
+    }
+    frame = pd.DataFrame(
+        {
+            "deal": np.arange(deals), "redeal": np.zeros(deals, bool),
+            "bid_before": -np.ones(deals, np.int64), "chavey": chavey,
+            "chavey_distribution": chavey + rng.integers(0, 4, deals), "bouts": chavey // 30,
+            "trumps": chavey // 8, "kings": chavey // 25, "bouts_and_trumps": chavey // 3,
+            "taken": np.zeros(deals, bool), "score_pass": np.zeros(deals),
+        }
+    )  # fmt: skip
+    for name, score in scores.items():
+        frame[f"score_{name}"] = score
+        frame[f"made_{name}"] = score > 0
+    return frame
+
+
+@pytest.fixture(scope="module")
+def made_up() -> GuidanceData:
+    rules = load_rules("fft-4")
+    rows = _rows(3_000, seed=5)
+    counts = rows_counts(rows, [c.name for c in rules.contracts], seed=1)
+    return GuidanceData(rules=rules, bots=("heuristic",) * 4, seed=1, counts=counts)
+
+
+def _expand(parts: list[str]) -> dict[int, str]:
+    """``["5–44: Pass", "45: Pass ≈ Prise"]`` → the best written at each count."""
+    out = {}
+    for part in parts:
+        counts, best = part.replace("\u00a0", " ").split(": ")
+        low, _, high = counts.partition("–")
+        for value in range(int(low), int(high or low) + 1):
+            out[value] = best
+    return out
+
+
+def test_the_pools_hold_enough_deals_and_follow_one_another() -> None:
+    n = pd.Series([1, 3, 250, 400, 90, 80, 40, 5], index=[3, 4, 5, 6, 7, 8, 9, 12])
+    pools = count_pools(n, 200)
+    assert pools == [(3, 5), (6, 6), (7, 12)]  # the thin top joins the pool below it
+    assert count_pools(pd.Series([10, 20], index=[1, 2]), 200) == [(1, 2)]
+
+
+def test_the_line_by_count_covers_every_count_held(made_up: GuidanceData) -> None:
+    advice = chavey_advice(made_up)
+    held = table_by(made_up, "chavey")
+    best = _expand(by_count_parts(advice))
+    # Every count the run holds is answered, the strongest hands too, once each.
+    assert sorted(best) == list(range(int(held.index.min()), int(held.index.max()) + 1))
+    assert max(best) > 75 and held.loc[held.index > 75, "n"].max() < COUNT_MIN_DEALS
+    # A count held by enough deals on its own gets its own best, as the table by count says.
+    alone = {v for low, high in advice.pools for v in range(low, high + 1)}
+    for value, row in held.iterrows():
+        if value not in alone:
+            tie = sorted((str(row["best"]), str(row["runner_up"])),
+                         key=["pass", *made_up.contracts].index)  # fmt: skip
+            expected = " ≈ ".join(tie) if row["tie"] else str(row["best"])
+            assert advice.best_at(int(value)) == expected, value
+    # Each pool of thin counts holds enough deals.
+    for low, high in advice.pools:
+        assert held.loc[low:high, "n"].sum() >= COUNT_MIN_DEALS
+
+
+def test_the_bands_pool_the_deals_of_the_published_thresholds(made_up: GuidanceData) -> None:
+    advice = chavey_advice(made_up)
+    frame = _rows(3_000, seed=5)
+    bands = ["below 40", "40–55", "56–70", "71–80", "81 and more"]
+    assert list(advice.by_band.index) == bands[: len(advice.by_band)] and len(advice.by_band) >= 4
+    for band, row in advice.by_band.iterrows():
+        here = frame[(frame["chavey"] >= row["low"]) & (frame["chavey"] <= row["high"])]
+        assert row["n"] == len(here), band
+        means = {c: here[f"score_{c}"].mean() for c in made_up.contracts} | {"pass": 0.0}
+        assert row["best"] == max(means, key=means.__getitem__), band
+    cell = band_cell(advice.by_band.iloc[0])
+    assert isinstance(cell, Cell) and cell.parts[-1].endswith(" deals")
+
+
+@pytest.mark.parametrize(("size", "expected"), [(18, [40, 56, 71, 81]),
+                                                (15, [34, 47, 60, 68]),
+                                                (24, [54, 75, 95, 108]),
+                                                (12, [27, 38, 48, 54])])  # fmt: skip
+def test_the_published_thresholds_are_scaled_to_the_hand_as_the_bids_are(
+    size: int, expected: list[int]
+) -> None:
+    assert published_thresholds(size) == expected
+    for level, least in enumerate(expected):
+        assert ev.chavey_bid(least, least, hand_size=size) >= level
+        assert ev.chavey_bid(least - 1, least - 1, hand_size=size) < level
+    assert [text for _, _, text in chavey_bands(expected)][1] == f"{expected[0]}–{expected[1] - 1}"
+
+
+def _context(rules: str) -> Context:
+    return Context(load_rules(rules), rules, ("heuristic",) * 5, 1, 1_000, 1_000)
+
+
+def test_five_players_read_the_thresholds_scaled_once_and_the_count_as_it_is() -> None:
+    text = how_to_count(_context("fft-5"))["rules"]
+    assert "scaled by 18/15" not in text and "the count is not scaled" in text
+    assert "a Prise from 34, a Garde from 47, a Garde sans from 60, a Garde contre from 68" in text
+    assert scaled_thresholds(18) == ""
+    for path in ("README.md", "docs/guidance.md"):
+        doc = " ".join((ROOT / path).read_text(encoding="utf-8").split())
+        assert "the count is scaled to 18 cards" not in doc, path
+        assert "the count stays as it is and the thresholds are scaled" in doc, path
+        assert "34, 47, 60 and 68" in doc and "54, 75, 95 and 108" in doc, path
+
+
+def test_the_counting_box_says_what_the_code_counts_for_the_petit() -> None:
+    text = how_to_count(_context("fft-4"))["rules"]
+    assert "the Excuse counted as one" in text and "nothing with fewer than 5" in text
+    # The Excuse makes the fifth trump of the Petit: 5; without it, four trumps: nothing.
+    five = ev.chavey_parts(*Hand.parse("1 2 3 4 E KS QS JS 10S 9S KH QH JH KD QD JD KC QC").mask)
+    four = ev.chavey_parts(*Hand.parse("1 2 3 4 8S KS QS JS 10S 9S KH QH JH KD QD JD KC QC").mask)
+    assert int(five["petit"]) == 5 and int(five["trump_length"]) == 10
+    assert int(four["petit"]) == 0 and int(four["trump_length"]) == 0
+
+
+def test_the_moves_up_the_ladder_are_those_docs_bots_measured() -> None:
+    doc = (ROOT / "docs/bots.md").read_text(encoding="utf-8")
+    blocks = doc.split("## How the answers move up the ladder")[1].split("\n\n")
+    table = next(block for block in blocks if block.startswith("| measure"))
+    rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1:] for line in
+            table.splitlines()[2:]}  # fmt: skip
+    measured = {
+        "deals passed out": "deals passed out, of 20,000",
+        "Garde sans, of the contracts": "garde_sans: share of the deals played, deals",
+        "a Garde bid made": "a Garde bid made",
+    }
+    assert len(LADDER_BOTS) == 3
+    for row in LADDER_RATES:
+        cells = rows[measured[row.what]]
+        for (value, low, high), cell in zip(row.values, cells, strict=True):
+            assert cell.startswith(f"{value:.1f}% ({low:.1f}%–{high:.1f}%)"), (row.what, cell)
+    cells = rows["Chavey count from which a garde is bid (bootstrap 95%)"]
+    for (value, low, high), cell in zip(LADDER_GARDE.values, cells, strict=True):
+        assert cell.strip(" |") == f"{value} ({low}–{high})"
+    line = ladder_moves(_context("fft-4"))
+    assert "43.5% / 44.7% / 43.2%" in line and "docs/bots.md" in line
+    pimc = Context(load_rules("fft-4"), "fft-4", ("pimc",) * 4, 1, 1_000, 1_000)
+    assert ladder_moves(pimc) == ""  # a report under the search bot speaks for itself
+
+
+def test_a_printed_figure_never_wraps_inside_itself() -> None:
+    assert pieces("74.8% (73.9–75.7)").parts == ("74.8%", "(73.9–75.7)")
+    rows = [[str(k), f"{k}.5% ({k}.1–{k}.9)", "+12.3\u00a0±\u00a01.4", "Garde ≈ Prise"]
+            for k in range(30)]  # fmt: skip
+    caption = _context("fft-4").caption("t", mode="m", n="n", interval="i")
+    table = Table("long", caption, ["a", "rate (95%)", "score", "best"], rows)
+    macro = '{% from "macros.html.j2" import table %}{{ table(t) }}'
+    page = environment().from_string(macro).render(t=table)
+    assert '<td class="parts"><span class="keep">3.5%</span> <span class="keep">(3.1–3.9)' in page
+    assert "<td>+12.3\u00a0±\u00a01.4</td>" in page and '<td class="words">Garde ≈ Prise' in page
+    # The first rows are printed with the header, which repeats on every page.
+    assert page.count("<tbody") == 2 and '<tbody class="first-rows">' in page
+    css = (ROOT / "tarot_analysis/report/templates/style.css").read_text(encoding="utf-8")
+    printed = css.split("@media print")[1]
+    assert "thead { display: table-header-group" in printed
+    assert re.search(r"tr, tbody\.first-rows \{ break-inside: avoid", printed)
+    assert "td { white-space: nowrap; }" in printed and "break-word" not in printed
+    assert ".keep { white-space: nowrap; }" in css
+    assert "dl.metadata { break-inside: avoid; }" in printed
+
+
+def test_the_score_axis_fits_the_choice_and_the_map_the_cells_drawn() -> None:
+    counts = np.arange(10, 60)
+    best = np.where(counts < 45, 0.0, 8.0 * (counts - 45))
+    table = pd.DataFrame(
+        {
+            "n": 500, "best": np.where(counts < 45, "pass", "garde"), "best_mean_score": best,
+            "difference": 20.0, "tie": False, "prise_mean_score": best - 20,
+            "garde_mean_score": np.where(counts < 45, -40.0, best),
+            "garde_contre_mean_score": -1500.0 + 10 * counts,
+        }
+        | {f"{name}_rate": 0.5 for name in ("prise", "garde", "garde_contre")},
+        index=pd.Index(counts, name="chavey"),
+    )  # fmt: skip
+    axes = plots.expected_score_by_score(table).axes[0]
+    low, high = axes.get_ylim()
+    assert -40 < low < -20 and 120 < high < 150  # not down to the Garde contre's −1,400
+    cells = pd.DataFrame(
+        {"n": [300, 300, 60, 1], "best": ["pass", "garde", "garde", "garde"]},
+        index=pd.MultiIndex.from_tuples([(0, 3), (1, 6), (2, 11), (2, 14)],
+                                        names=["bouts", "trumps"]),
+    )  # fmt: skip
+    grid = plots.recommended_map(cells, min_n=50).axes[0]
+    assert [t.get_text() for t in grid.get_xticklabels()][-1] == "11"
+    legend = [t.get_text() for t in plots.success_by_score(table_by_rates()).axes[0]
+              .get_legend().get_texts()]  # fmt: skip
+    assert any("under the Garde" in text for text in legend)
+
+
+def table_by_rates() -> pd.DataFrame:
+    """A success table of two contracts made on the same deals, as Prise and Garde are."""
+    counts = np.arange(30, 60)
+    rate = (counts - 30) / 30
+    columns = {"n": 500}
+    for name in ("prise", "garde"):
+        columns |= {f"{name}_rate": rate, f"{name}_ci_low": rate * 0.9,
+                    f"{name}_ci_high": np.minimum(rate * 1.1, 1)}  # fmt: skip
+    return pd.DataFrame(columns, index=pd.Index(counts, name="chavey"))
