@@ -401,8 +401,8 @@ def excuse_at_last_trick_to_attack(
 ) -> bool:
     """Whether the attack takes the Excuse played to the last trick outside a chelem
     (docs/rules.md#the-excuse): it changes sides, going to the opponents of the side that
-    played it whoever wins the trick (FFT, the Russian-language rule text), or, under
-    ``rules.excuse_last_trick == "trick_winner"`` (the Russian-language text for four players),
+    played it whoever wins the trick (FFT, the online rules page), or, under
+    ``rules.excuse_last_trick == "trick_winner"`` (the 2014 four-player rules),
     it goes with the trick.
     """
     if rules.excuse_last_trick == "changes_sides":

@@ -158,7 +158,9 @@ def test_a_preset_names_its_rule_texts_as_the_page_does(name: str) -> None:
     shown = format_rules(rules)
     # "seed 000" reads as a random seed: the texts go by the names of the Sources table.
     assert not re.search(r"\bseed \d{3}", shown, re.I), shown
+    # Nor by their language: each is named by what it is.
+    assert "-language" not in shown, shown
     names = source_names()
-    assert len(names) == 5 and "the Persian-language article" in names
+    assert len(names) == 5 and "the four-player scoring article" in names
     cited = [text for text in names if text.split(" (")[0].removeprefix("the ") in shown]
     assert cited, rules.source

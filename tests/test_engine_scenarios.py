@@ -169,7 +169,7 @@ def excuse_kept_to_the_last_trick(rules: Rules) -> tuple[int, int]:
 
 
 def test_the_excuse_played_to_the_last_trick_changes_sides() -> None:
-    # FFT and the Russian-language rule text: the defence played it, so the attack takes it,
+    # FFT and the online rules page: the defence played it, so the attack takes it,
     # though the defence won
     # the trick. The defence takes the last trick's ace, king and 2 of spades (1 + 9 + 1).
     rules = load_rules("fft-4")
@@ -178,7 +178,7 @@ def test_the_excuse_played_to_the_last_trick_changes_sides() -> None:
 
 
 def test_the_excuse_played_to_the_last_trick_may_stay_with_the_trick() -> None:
-    # The Russian-language text for four players (trumps-broken-4, or the key on any preset):
+    # The 2014 four-player rules (trumps-broken-4, or the key on any preset):
     # it goes to the trick's winner.
     rules = dataclasses.replace(load_rules("fft-4"), excuse_last_trick="trick_winner")
     assert excuse_kept_to_the_last_trick(rules) == (182 - 11 - 9, 2)
@@ -192,8 +192,8 @@ def test_six_players_a_partner_holding_both_called_cards_takes_the_kings_share()
     result = play_given(rules, [hands], forced=forced, bots="heuristic", seed=5)
     row = result.scores().iloc[0]
     assert row["partner_1"] == row["partner_2"] == 2
-    # 2 v 4: the partner 1/3 of the attack's total, the taker 2/3 (the Russian-language rule
-    # text's 2/3-1/3 split).
+    # 2 v 4: the partner 1/3 of the attack's total, the taker 2/3 (the online rules
+    # page's 2/3-1/3 split).
     total = 4 * row["per_defender"]
     assert row["score_2"] == pytest.approx(total / 3)
     assert row["score_0"] == pytest.approx(2 * total / 3)
@@ -259,7 +259,7 @@ def test_the_older_rules_ecart_hides_its_trumps() -> None:
             state.apply(card)
         seen[preset] = state.observation(1).ecart
     assert set(seen["fft-4"]) == set(cards.parse_cards("9 8"))  # FFT shows discarded trumps
-    # The Russian-language rule text: the écart is revealed only at the end.
+    # The online rules page: the écart is revealed only at the end.
     assert seen["legacy-4"] == ()
 
 

@@ -179,7 +179,7 @@ def test_shares_with_partners() -> None:
     assert six.taker_fraction([True, True]) == Fraction(1, 2)  # two partners: 3/6, 2/6, 1/6
     assert six.taker_fraction([True, False]) == Fraction(2, 3)
     assert six.taker_fraction([False, True]) == Fraction(5, 6)
-    # One partner holding both called cards: the king's share (the Russian-language rule text's
+    # One partner holding both called cards: the king's share (the online rules page's
     # 2/3-1/3), or the other split, or both shares, as the rules say.
     assert six.taker_fraction([True, True], one_partner=True) == Fraction(2, 3)
     for both, taker in (("second_share", Fraction(5, 6)), ("both_shares", Fraction(1, 2))):
@@ -216,7 +216,7 @@ def test_legacy_presets_differ_from_fft_as_seed_000(name: str) -> None:
     assert legacy.poignee.shown == "count_highest_lowest"  # the count, highest and lowest
     assert legacy.petit_au_bout.personal and not legacy.petit_au_bout.multiplied
     assert legacy.first_lead_called_suit_forbidden == (legacy.call != "none")
-    # Holding all four kings, five and six players call any non-trump card (the Russian-language
+    # Holding all four kings, five and six players call any non-trump card (the Tarocco
     # rule text).
     assert legacy.call_holding_all_kings == ("queen" if legacy.players < 5 else "any_suit_card")
     # Kings, trumps and the Excuse go to the écart only when nothing else can; unseen.
@@ -260,7 +260,7 @@ def test_trumps_broken_is_fft_4_but_for_leading_trumps() -> None:
         )
         == fft
     )
-    # The Russian-language text for four players: the Excuse stays with the last trick's winner;
+    # The 2014 four-player rules: the Excuse stays with the last trick's winner;
     # no first lead for a chelem.
     assert broken.excuse_last_trick == "trick_winner"
     assert not broken.chelem.announcer_leads

@@ -47,7 +47,7 @@ FOUR_QUEENS = "QS QH QD QC KS 4S 3H 2H 6D 5D 10C 2C"
 def test_holding_four_kings_the_first_call_is_any_suit_card_the_second_another_queen(
     preset: str, bot: str
 ) -> None:
-    # The Russian-language rule text: with all four kings, a queen or any other suit card; then
+    # The online rules page: with all four kings, a queen or any other suit card; then
     # a queen.
     rules = load_rules(preset)
     hands = deal_around(rules, {0: FOUR_KINGS})

@@ -98,7 +98,7 @@ def assert_sums_to_zero(table: pd.DataFrame) -> None:
 # Published worked examples.
 #
 # The FFT formula ((25 + pt + pb) × mu) + pg + ch, docs/rules.md#the-score and the
-# Persian-language article; Fédération Française de Tarot, official rules (scoring chapter and
+# four-player scoring article; Fédération Française de Tarot, official rules (scoring chapter and
 # its examples).
 
 
@@ -534,8 +534,8 @@ def test_scores_sum_to_zero_and_defenders_pay_alike(
 def test_trumps_broken_scores_as_fft(
     drawn: tuple[Rules, npt.NDArray[np.int32], npt.NDArray[np.int8]],
 ) -> None:
-    # docs/rules.md#trumps-broken-4: the step-by-step scoring of the Russian-language text for
-    # four players equals the FFT formula.
+    # docs/rules.md#trumps-broken-4: the step-by-step scoring of the 2014 four-player rules
+    # equals the FFT formula.
     _, rows, levels = drawn
     pd.testing.assert_frame_equal(
         score_outcomes(rows, levels, TRUMPS_BROKEN_4), score_outcomes(rows, levels, FFT_4)

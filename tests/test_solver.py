@@ -331,7 +331,7 @@ def test_excuse_at_the_last_trick_changes_sides() -> None:
     solution = solve(rules, ["E", "21", "3", "KS"], leader=0, attack={0})
     assert solution.attack_points == 0.0
     # The defence plays it to the last trick and wins that trick: the attack takes it (FFT),
-    # or it goes with the trick (the Russian-language text for four players).
+    # or it goes with the trick (the 2014 four-player rules).
     hands = ["1S", "E", "KS", "2S"]
     assert solve(rules, hands, leader=0, attack={0}).attack_points == 4.5
     with_the_trick = dataclasses.replace(rules, excuse_last_trick="trick_winner")

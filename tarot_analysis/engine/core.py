@@ -183,9 +183,9 @@ def legal_cards(
 def excuse_last_trick_side(owner_side: int, winner_side: int, p: Any) -> int:
     """The side that takes the Excuse played to the last trick, outside a chelem
     (docs/rules.md#the-excuse): the opponents of ``owner_side``, the side that played it,
-    whoever wins the trick, where the rules say it changes sides (FFT, the Russian-language rule
-    text); else ``winner_side``, the side winning the trick (the Russian-language text for four
-    players). Sides are 1 attack, 0 defence.
+    whoever wins the trick, where the rules say it changes sides (FFT, the online rules
+    page); else ``winner_side``, the side winning the trick (the 2014 four-player
+    rules). Sides are 1 attack, 0 defence.
     The engine's tricks and the solver's counts both ask this."""
     if p[R.EXCUSE_LAST_CHANGES_SIDES]:
         return 1 - owner_side

@@ -478,9 +478,9 @@ class Rules:
     ``must_overtrump_on_trump_lead``, and ``trump_lead_unable_to_beat``: on a trump lead, a
     player who cannot beat the trumps in the trick plays ``"any_trump"`` (FFT), or
     ``"any_card"`` (one reading of Tarocco). ``excuse_last_trick``: the Excuse played to the
-    last trick, outside a chelem, ``"changes_sides"`` (FFT and the Russian-language rule text:
+    last trick, outside a chelem, ``"changes_sides"`` (FFT and the online rules page:
     it goes to the opponents of the side that played it, whoever wins the trick) or goes to the
-    ``"trick_winner"``'s side (the Russian-language text for four players). Score for each
+    ``"trick_winner"``'s side (the 2014 four-player rules). Score for each
     defender:
     ``(base_score + |points − required| + petit au bout) × multiplier + poignée + chelem``,
     shared by ``shares``.

@@ -21,7 +21,7 @@ of a Tarocco preset adds: who deals (:func:`dealer_of`), chunks of whole matches
 >>> float(result.matches()[["score_0", "score_1", "score_2"]].sum(axis=1).abs().max())
 0.0
 
-Conventions, and how the rules were read where the Russian-language dictionary entry leaves
+Conventions, and how the rules were read where the Tarocco dictionary entry leaves
 room (docs/rules.md#tarocco):
 
 - **Seats and dealers.** Seats are numbered in the order of play (counter-clockwise), and a
