@@ -302,8 +302,8 @@ def test_every_command_module_is_listed_and_sets_the_handler_main_calls() -> Non
 # A folder no process may write in, even as root: /proc takes no files, and nothing can be
 # created under /sys.
 UNWRITABLE = [
-    (["report", "--deals", "100", "--out", "/proc"], "/proc"),
-    (["report", "--deals", "100", "--out", "reports", "--data", "/sys/tarot"], "/sys/tarot"),
+    (["report", "--deals", "2000", "--out", "/proc"], "/proc"),
+    (["report", "--deals", "2000", "--out", "reports", "--data", "/sys/tarot"], "/sys/tarot"),
     (["guidance", "--deals", "100", "--data", "/sys/tarot"], "/sys/tarot"),
     (["guidance", "--deals", "100", "--tables", "/proc"], "/proc"),
     (["play", "--deals", "100", "--out", "/proc/scores.parquet"], "/proc"),

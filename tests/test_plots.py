@@ -100,10 +100,15 @@ def lines_with_marker(ax: Any, marker: str) -> list[Line2D]:
     return [line for line in ax.get_lines() if line.get_marker() == marker]
 
 
+#: The note on the Prise's line where the Garde's hides it.
+UNDER_THE_GARDE = " (under the Garde: made on the same deals)"
+
+
 def contract_lines(ax: Any) -> dict[str, Line2D]:
     """Lines labelled with a contract's name, by contract."""
     by_label = {plots.contract_label(name): name for name in CONTRACT_COLOURS}
-    return {by_label[label(line)]: line for line in ax.get_lines() if label(line) in by_label}
+    named = {line: label(line).removesuffix(UNDER_THE_GARDE) for line in ax.get_lines()}
+    return {by_label[name]: line for line, name in named.items() if name in by_label}
 
 
 # --- Colours ---------------------------------------------------------------------------------
@@ -253,7 +258,8 @@ def test_success_by_score_one_line_and_band_per_contract(guidance: dict[str, Any
     assert len(bands) == len(CONTRACTS)
     for band, name in zip(bands, CONTRACTS, strict=True):
         assert same_color(tuple(np.asarray(band.get_facecolor())[0, :3]), CONTRACT_COLOURS[name])
-    assert legend_labels(ax) == ["Prise", "Garde", "Garde sans", "Garde contre"]
+    # The Prise's line lies under the Garde's (made on the same deals), and its legend says so.
+    assert legend_labels(ax) == ["Prise" + UNDER_THE_GARDE, "Garde", "Garde sans", "Garde contre"]
     assert ax.get_ylim() == (0.0, 1.0)
     plt.close(fig)
 
@@ -314,10 +320,14 @@ def test_recommended_map_colours_each_cell_by_its_best_contract(guidance: dict[s
     assert ax.get_ylabel() == "Bouts in the hand"
     (image,) = [artist for artist in ax.get_images() if isinstance(artist, AxesImage)]
     grid: Any = image.get_array()
-    bouts = table.index.get_level_values("bouts")
-    trumps = table.index.get_level_values("trumps")
-    assert grid.shape == (bouts.max() - bouts.min() + 1, trumps.max() - trumps.min() + 1)
     enough = table[table["n"] >= 50]
+    # The trumps axis stops at the cells coloured, not at the longest hand dealt.
+    drawn = enough.index.get_level_values("trumps")
+    held = table.index.get_level_values("trumps")
+    within = table[(held >= drawn.min()) & (held <= drawn.max())]
+    bouts = within.index.get_level_values("bouts")
+    trumps = within.index.get_level_values("trumps")
+    assert grid.shape == (bouts.max() - bouts.min() + 1, trumps.max() - trumps.min() + 1)
     assert int((~grid.mask).sum()) == len(enough)
     for (b, t), row in enough.iterrows():
         value = grid[b - bouts.min(), t - trumps.min()]

@@ -148,12 +148,12 @@ def build_report(
     names = _seat_bots(bots, loaded.players)
     from tarot_analysis.analyses.guidance import check_enough_to_fit
 
+    check_enough_to_fit(loaded, deals, seed, GUIDANCE_CHUNK_SIZE)  # before any deal is played
     target = report_path(loaded.name, names, deals, out_dir)
     # The guidance keeps its deals (the fitted model reads them), for two seats.
     check_memory("guidance", deals, None, runs=2)
     check_output_path(target)  # a bad output folder fails before the runs, not after
     check_writable_folder(data_dir, " for the report's runs")
-    check_enough_to_fit(loaded, deals, seed, GUIDANCE_CHUNK_SIZE)  # before any deal is played
     context = Context(
         rules=loaded,
         rules_argument=rules if isinstance(rules, str) else loaded.name,
