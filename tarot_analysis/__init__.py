@@ -104,6 +104,7 @@ WITHOUT_COMPILED_CODE = frozenset(
         "analyses/review",
         "cli",
         "deals/odds.py",
+        "learning/streaming.py",
         "learning/training.py",
         "report",
         "runs/memory.py",

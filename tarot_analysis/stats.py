@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import math
 from dataclasses import dataclass
-from typing import overload
+from typing import Any, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -281,3 +281,20 @@ def z_score(count: npt.ArrayLike, n: npt.ArrayLike, p: npt.ArrayLike) -> float |
     if score.ndim == 0:
         return float(score)
     return score.astype(np.float64)
+
+
+def deal_interval(per_row: npt.NDArray[np.float64], deals: npt.NDArray[np.int64]) -> dict[str, Any]:
+    """The mean of ``per_row`` with a 95% interval in which deals are the independent units:
+    the ratio of the deals' sums to their counts, its standard error from the spread of the
+    deals' sums about it (a cluster-robust error), Student's t on deals − 1 degrees."""
+    _, index = np.unique(deals, return_inverse=True)
+    sums = np.bincount(index, weights=per_row)
+    counts = np.bincount(index).astype(np.float64)
+    n_deals = len(sums)
+    mean = float(sums.sum() / counts.sum())
+    if n_deals < 2:
+        return {"mean": mean, "ci_low": None, "ci_high": None, "deals": n_deals}
+    spread = ((sums - mean * counts) ** 2).sum() * n_deals / (n_deals - 1)
+    error = math.sqrt(spread) / counts.sum()
+    half = float(scipy_stats.t.ppf(0.975, n_deals - 1)) * error
+    return {"mean": mean, "ci_low": mean - half, "ci_high": mean + half, "deals": n_deals}

@@ -28,7 +28,9 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
+from tarot_analysis._jit import popcount
 from tarot_analysis.errors import CardError, TarotInputError, is_whole_number
 from tarot_analysis.game import cards
 from tarot_analysis.game.cards import Hand
@@ -47,6 +49,7 @@ __all__ = [
     "bouts_and_trumps_bid",
     "chavey",
     "chavey_bid",
+    "chavey_count",
     "chavey_parts",
     "chavey_sum",
     "evaluate",
@@ -329,6 +332,31 @@ def chavey(
     table = _SUIT_COUNT_WITH_DISTRIBUTION if with_distribution else _SUIT_COUNT
     for pattern in _suit_patterns(lo):
         total += table[pattern]
+    return total
+
+
+@njit(cache=True)
+def chavey_count(lo: np.uint64, hi: np.uint64, with_distribution: bool) -> np.int64:
+    """:func:`chavey` of one hand in compiled code, for compiled callers (the features of a
+    bid, :mod:`tarot_analysis.engine.action_features`).
+
+    >>> lo, hi = Hand.parse("21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S").mask
+    >>> chavey_count(np.uint64(lo), np.uint64(hi), False)
+    60
+    """
+    trumps = popcount(hi)  # hi holds trumps and the Excuse only
+    total = TWENTY_ONE_VALUE * np.int64((hi >> _TWENTY_ONE_SHIFT) & _ONE)
+    total += EXCUSE_VALUE * np.int64(hi & _ONE)
+    if (hi >> _PETIT_SHIFT) & _ONE:
+        total += _PETIT_TABLE[min(trumps, len(_PETIT_TABLE) - 1)]
+    if trumps >= TRUMP_LENGTH_LEAST:
+        total += TRUMP_VALUE * trumps
+    majors = (hi >> _MAJOR_SHIFT) & _MAJORS
+    in_sequence = majors & ((majors << _ONE) | (majors >> _ONE))
+    total += MAJOR_VALUE * popcount(majors) + MAJOR_SEQUENCE_VALUE * popcount(in_sequence)
+    table = _SUIT_COUNT_WITH_DISTRIBUTION if with_distribution else _SUIT_COUNT
+    for suit in range(cards.N_SUITS):
+        total += table[np.int64((lo >> np.uint64(suit * _SUIT_BITS)) & _SUIT_MASK)]
     return total
 
 

@@ -8,6 +8,11 @@ seat's mean score for each of them over the worlds the search drew; the action t
 seat's score for the whole deal. The écart and the chelem are the heuristic's, as in ``pimc``
 itself, and are not stored.
 
+Format 2 (``teach(..., lesson_format=2)``) stores a decision in a few hundred bytes instead of
+about six thousand: the encoding's zeros and ones as bits, the legal actions alone with their
+values, and each legal action's features (:mod:`tarot_analysis.engine.action_features`) with the
+heuristic's action as their hint; a trainer streams them (:mod:`tarot_analysis.learning.streaming`).
+
 The rows go to a run folder (:mod:`tarot_analysis.runs.runner`): Parquet chunks that a stopped run
 resumes, the same rows for the same seed whoever computes a chunk, on local threads or a Dask
 cluster.
@@ -36,7 +41,7 @@ from numba import njit
 from tarot_analysis._jit import chunk_states
 from tarot_analysis.bots import Bot, bot_rows, door, pimc
 from tarot_analysis.deals.deal import deal
-from tarot_analysis.engine import encoding
+from tarot_analysis.engine import action_features, encoding
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.outcome import N_OUTCOME
@@ -44,11 +49,20 @@ from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError, run_numbers, whole_number
 from tarot_analysis.game.rules import Rules, rules_to_dict
+from tarot_analysis.learning.compact import MAX_LEGAL, pack_encodings
 from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import RunResult, RunSpec, read_dataset, run
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "LESSON_COLUMNS", "lesson_counts", "read_lessons", "teach"]
+__all__ = [
+    "COMPACT_COLUMNS",
+    "DEFAULT_CHUNK_SIZE",
+    "LESSON_COLUMNS",
+    "LESSON_FORMATS",
+    "lesson_counts",
+    "read_lessons",
+    "teach",
+]
 
 #: Deals per chunk: about a minute of one core's search for four players.
 DEFAULT_CHUNK_SIZE: Final = 200
@@ -59,6 +73,16 @@ LESSON_COLUMNS: Final = (
     "deal", "seat", "step", "decision", "encoding", "legal", "values", "chosen", "worlds",
     "score",
 )  # fmt: skip
+#: The columns of a row in the compact format: the encoding as bits and fractions
+#: (:mod:`tarot_analysis.learning.compact`), the legal actions in order with the search's value
+#: and the features of each (:mod:`tarot_analysis.engine.action_features`, a row of
+#: ``N_ACTION_FEATURES`` small numbers per action), the heuristic's action.
+COMPACT_COLUMNS: Final = (
+    "deal", "seat", "step", "decision", "state", "fractions", "actions", "action_values",
+    "features", "chosen", "worlds", "score", "hint",
+)  # fmt: skip
+#: The lesson formats this version writes and reads, by number.
+LESSON_FORMATS: Final = {1: LESSON_COLUMNS, 2: COMPACT_COLUMNS}
 #: The decisions the search measures, whose rows are stored.
 _SEARCHED: Final = (S.BID, S.CALL, S.POIGNEE, S.CARD)
 
@@ -85,17 +109,25 @@ def _teach_deals(
     facts: Any,
     outcomes: Any,
     poignees: Any,
+    features: Any,
+    hint_rng: Any,
 ) -> int:
     """Play every deal of ``masks`` with the search at every seat; one row per searched
     decision with several legal actions into ``encodings``, ``legal``, ``values`` (NaN for an
-    illegal action) and ``facts`` (deal, seat, step, decision, chosen, worlds); each deal's raw
-    outcome and poignées into ``outcomes`` and ``poignees``. Returns the rows written."""
+    illegal action) and ``facts`` (deal, seat, step, decision, chosen, worlds, the heuristic's
+    action, legal actions); each deal's raw outcome and poignées into ``outcomes`` and
+    ``poignees``. When ``features`` has rows, each legal action's features
+    (:mod:`tarot_analysis.engine.action_features`, the heuristic's action as the hint, its
+    draws from ``hint_rng``) into ``features[row]``. Returns the rows written."""
     m = np.zeros(S.N_M, dtype=np.uint64)
     s = np.zeros(S.N_S, dtype=np.int64)
     plan = np.zeros(2, dtype=np.uint64)
     means = np.zeros(S.N_ACTIONS, dtype=np.float64)
     mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
     no_forced = np.full(4, -1, dtype=np.int64)
+    hint_plan = np.zeros(2, dtype=np.uint64)
+    scratch = np.zeros((S.N_ACTIONS, action_features.N_ACTION_FEATURES), dtype=np.uint8)
+    actions = np.zeros(S.N_ACTIONS, dtype=np.int64)
     row = 0
     for d in range(masks.shape[0]):
         S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
@@ -112,6 +144,14 @@ def _teach_deals(
             S.legal_mask(m, s, p, mask)
             seat = s[S.S_ACTOR]
             encoding.encode_into(m, s, p, half, seat, encodings[row])
+            hint = -1
+            if features.shape[0] > 0:
+                hint = door.decide_rules(m, s, seat, heuristic[seat], p, hint_rng, hint_plan)
+                n_legal = action_features.action_features_into(
+                    m, s, p, half, seat, hint, mask, actions, scratch
+                )
+                for k in range(min(n_legal, features.shape[1])):
+                    features[row, k] = scratch[k]
             count, best, done = pimc.search_values(
                 m, s, worlds, endgame if kind == S.CARD else 0, p, half, rng, ws, means
             )
@@ -129,6 +169,7 @@ def _teach_deals(
                 facts[row, 3] = kind
                 facts[row, 4] = action
                 facts[row, 5] = done
+                facts[row, 6] = hint
                 row += 1
             S.apply(m, s, action, p, half)
             step += 1
@@ -139,13 +180,19 @@ def _teach_deals(
     return row
 
 
-def lesson_chunk(rules: Rules, seed: int, worlds: int, chunk: int, first: int, n: int) -> pa.Table:
-    """The rows of deals ``first .. first + n`` of a run (chunk ``chunk``): the deals are the
-    toolkit's dealer's for ``(seed, chunk)``, the search's draws a stream apart."""
+def lesson_chunk(
+    rules: Rules, seed: int, worlds: int, chunk: int, first: int, n: int,
+    lesson_format: int = 1,
+) -> pa.Table:  # fmt: skip
+    """The rows of deals ``first .. first + n`` of a run (chunk ``chunk``) in the lesson
+    format ``lesson_format`` (:data:`LESSON_FORMATS`): the deals are the toolkit's dealer's
+    for ``(seed, chunk)``, the search's draws a stream apart (the heuristic's, for the hints
+    of format 2, another)."""
     engine = engine_rules(rules)
     root = np.random.SeedSequence(seed, spawn_key=(chunk,))
     masks = deal(rules, n, seed=root, threads=1).masks
     rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 1)), 0, 1)[0]
+    hint_rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 3)), 0, 1)[0]
     searcher = bot_rows([Bot("pimc", worlds=worlds)])
     with held_interrupts():  # the workspace's arrays come back as a structure
         ws = pimc.workspace(engine.params, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
@@ -155,32 +202,71 @@ def lesson_chunk(rules: Rules, seed: int, worlds: int, chunk: int, first: int, n
     encodings = np.zeros((most, size), dtype=np.float32)
     legal = np.zeros((most, S.N_ACTIONS), dtype=np.bool_)
     values = np.zeros((most, S.N_ACTIONS), dtype=np.float32)
-    facts = np.zeros((most, 6), dtype=np.int64)
+    facts = np.zeros((most, 7), dtype=np.int64)
     outcomes = np.zeros((n, N_OUTCOME), dtype=np.int64)
     poignees = np.zeros((n, rules.players), dtype=np.int64)
+    shape = (most if lesson_format == 2 else 0, MAX_LEGAL, action_features.N_ACTION_FEATURES)
+    features = np.zeros(shape, dtype=np.uint8)
     endgame = pimc.ENDGAME_CARDS // rules.players
     rows = _teach_deals(
         masks, engine.params, engine.half_points, worlds, endgame, heuristic, rng, ws,
-        encodings, legal, values, facts, outcomes, poignees,
+        encodings, legal, values, facts, outcomes, poignees, features, hint_rng,
     )  # fmt: skip
     scored = score_outcomes(outcomes, poignees, rules)
     scores = scored[[f"score_{k}" for k in range(rules.players)]].to_numpy(dtype=np.float32)
     rows = int(rows)
     facts = facts[:rows]
+    common = {
+        "deal": pa.array(first + facts[:, 0], pa.int64()),
+        "seat": pa.array(facts[:, 1], pa.int8()),
+        "step": pa.array(facts[:, 2], pa.int16()),
+        "decision": pa.array(np.asarray(S.DECISIONS)[facts[:, 3]], pa.string()),
+    }
+    tail = {
+        "chosen": pa.array(facts[:, 4], pa.int16()),
+        "worlds": pa.array(facts[:, 5], pa.int16()),
+        "score": pa.array(scores[facts[:, 0], facts[:, 1]], pa.float32()),
+    }
+    if lesson_format == 1:
+        return pa.table(
+            common | {"encoding": _fixed(encodings[:rows]), "legal": _fixed(legal[:rows]),
+                      "values": _fixed(values[:rows])} | tail
+        )  # fmt: skip
     return pa.table(
-        {
-            "deal": pa.array(first + facts[:, 0], pa.int64()),
-            "seat": pa.array(facts[:, 1], pa.int8()),
-            "step": pa.array(facts[:, 2], pa.int16()),
-            "decision": pa.array(np.asarray(S.DECISIONS)[facts[:, 3]], pa.string()),
-            "encoding": _fixed(encodings[:rows]),
-            "legal": _fixed(legal[:rows]),
-            "values": _fixed(values[:rows]),
-            "chosen": pa.array(facts[:, 4], pa.int16()),
-            "worlds": pa.array(facts[:, 5], pa.int16()),
-            "score": pa.array(scores[facts[:, 0], facts[:, 1]], pa.float32()),
-        }
-    )
+        common | _compact(rules, encodings[:rows], legal[:rows], values[:rows], features[:rows])
+        | tail | {"hint": pa.array(facts[:, 6], pa.int16())}
+    )  # fmt: skip
+
+
+def _compact(
+    rules: Rules,
+    encodings: npt.NDArray[np.float32],
+    legal: npt.NDArray[np.bool_],
+    values: npt.NDArray[np.float32],
+    features: npt.NDArray[np.uint8],
+) -> dict[str, pa.Array]:
+    """The columns of format 2 that replace ``encoding``, ``legal`` and ``values``: the
+    encoding's bits and fractions (:mod:`tarot_analysis.learning.compact`), the legal actions
+    in order, the search's value of each, and their features, a row of
+    :data:`~tarot_analysis.engine.action_features.N_ACTION_FEATURES` per legal action."""
+    bits, fractions = pack_encodings(encodings, rules.players)
+    counts = legal.sum(axis=1)
+    offsets = np.concatenate([[0], np.cumsum(counts)]).astype(np.int32)
+    rows, actions = np.nonzero(legal)
+    width = action_features.N_ACTION_FEATURES
+    slots = np.arange(len(rows)) - offsets[rows]
+    flat = features[rows, np.minimum(slots, MAX_LEGAL - 1)].reshape(-1)
+    return {
+        "state": pa.FixedSizeBinaryArray.from_buffers(
+            pa.binary(bits.shape[1]), len(bits), [None, pa.py_buffer(bits.tobytes())]
+        ),
+        "fractions": _fixed(fractions),
+        "actions": pa.ListArray.from_arrays(pa.array(offsets), pa.array(actions, pa.int16())),
+        "action_values": pa.ListArray.from_arrays(
+            pa.array(offsets), pa.array(values[rows, actions], pa.float32())
+        ),
+        "features": pa.ListArray.from_arrays(pa.array(offsets * width), pa.array(flat, pa.uint8())),
+    }
 
 
 def _fixed(rows: npt.NDArray[Any]) -> pa.FixedSizeListArray:
@@ -199,9 +285,17 @@ def teach(
     threads: int | None = None,
     progress: bool = False,
     client: Any = None,
+    lesson_format: int = 1,
 ) -> RunResult:
     """Play ``deals`` deals of ``rules`` with ``pimc:worlds`` at every seat into ``folder``
-    (resuming what is there), one row per searched decision (:data:`LESSON_COLUMNS`)."""
+    (resuming what is there), one row per searched decision: the columns of
+    ``LESSON_FORMATS[lesson_format]`` (1: the encoding as numbers; 2: compact, with each
+    legal action's features)."""
+    if lesson_format not in LESSON_FORMATS:
+        raise TarotInputError(
+            f"lesson format {lesson_format!r}: this version writes formats "
+            f"{', '.join(str(f) for f in LESSON_FORMATS)}"
+        )
     if rules.tarocco is not None:
         raise TarotInputError(
             f"{rules.name}: the search bot's lessons are for the French presets (Tarocco has "
@@ -216,18 +310,31 @@ def teach(
         chunk_size=chunk_size,
         extra={
             "rules_definition": rules_to_dict(rules), "encoding_version": encoding.ENCODING_VERSION,
-            "columns": list(LESSON_COLUMNS), "stored": "bids, calls, poignées and cards with "
-            "more than one legal action; the écart and the chelem are the heuristic's",
-        },
+            "columns": list(LESSON_FORMATS[lesson_format]), "stored": "bids, calls, poignées "
+            "and cards with more than one legal action; the écart and the chelem are the "
+            "heuristic's",
+        } | _format_extra(lesson_format),
     )  # fmt: skip
 
     def work(chunk: int, first: int, n: int) -> pa.Table:
-        return lesson_chunk(rules, seed, worlds, chunk, first, n)
+        return lesson_chunk(rules, seed, worlds, chunk, first, n, lesson_format)
 
     return run(
         spec, folder, work, threads=threads, progress=progress, client=client, phase=PLAYING,
         detail=f"{rules.name} lessons from {bot}",
     )  # fmt: skip
+
+
+def _format_extra(lesson_format: int) -> dict[str, Any]:
+    """What a run of format 2 adds to its definition (a run of format 1 keeps its own, so
+    that its folders resume)."""
+    if lesson_format == 1:
+        return {}
+    return {
+        "lesson_format": lesson_format,
+        "features_version": action_features.FEATURES_VERSION,
+        "max_legal": MAX_LEGAL,
+    }
 
 
 def lesson_counts(folder: str | os.PathLike[str]) -> dict[str, int]:
@@ -244,7 +351,8 @@ def read_lessons(folder: str | os.PathLike[str]) -> pa.Table:
     refused in one line."""
     table = read_dataset(folder)
     missing = [name for name in LESSON_COLUMNS if name not in table.column_names]
-    if missing:
+    compact = [name for name in COMPACT_COLUMNS if name not in table.column_names]
+    if missing and compact:
         raise TarotInputError(
             f"{folder} holds no lessons of the search bot (no column {', '.join(missing)})"
         )

@@ -44,6 +44,8 @@ from tarot_analysis.engine.encoding import encoding_size
 from tarot_analysis.engine.state import N_ACTIONS
 from tarot_analysis.errors import TarotInputError, whole_number
 from tarot_analysis.game.rules import load_rules
+from tarot_analysis.learning.compact import batch_from_table, unpack_encodings
+from tarot_analysis.stats import deal_interval
 
 __all__ = [
     "CHOICE_TEMPERATURE",
@@ -209,6 +211,8 @@ def decisions_from_table(table: pa.Table, rules: str, where: str = "the decision
     """The decisions of a table of :data:`DECISION_COLUMNS` for the preset ``rules``;
     ``where`` names them in errors."""
     preset = load_rules(rules)
+    if "state" in table.column_names and "encoding" not in table.column_names:
+        table = expanded(table, preset.players, where)
     missing = [name for name in DECISION_COLUMNS if name not in table.column_names]
     if missing:
         raise TarotInputError(
@@ -236,6 +240,36 @@ def decisions_from_table(table: pa.Table, rules: str, where: str = "the decision
         encodings=np.ascontiguousarray(encodings[valued], dtype=np.float32),
         legal=legal[valued], values=np.where(legal, values, np.nan).astype(np.float32)[valued],
         chosen=chosen[valued], skipped=int((~valued).sum()),
+    )  # fmt: skip
+
+
+def expanded(table: pa.Table, players: int, where: str = "the decisions") -> pa.Table:
+    """A table of compact lessons (format 2, :mod:`tarot_analysis.learning.teacher`) with the
+    columns of format 1 in place of its own: the encoding as numbers, the legal actions and
+    their values by action."""
+    batch = batch_from_table(table, players, where)
+    rows = np.arange(batch.rows)[:, None]
+    legal = np.zeros((batch.rows, N_ACTIONS), dtype=np.bool_)
+    values = np.full((batch.rows, N_ACTIONS), np.nan, dtype=np.float32)
+    present = batch.legal
+    actions = np.where(present, batch.actions, 0).astype(np.int64)
+    legal[np.broadcast_to(rows, actions.shape)[present], actions[present]] = True
+    values[np.broadcast_to(rows, actions.shape)[present], actions[present]] = batch.values[present]
+    encodings = unpack_encodings(batch.bits, batch.fractions, players)
+    chosen = batch.actions[np.arange(batch.rows), batch.chosen].astype(np.int16)
+
+    def fixed(a: npt.NDArray[Any]) -> pa.FixedSizeListArray:
+        return pa.FixedSizeListArray.from_arrays(pa.array(a.reshape(-1)), a.shape[1])
+
+    return pa.table(
+        {
+            "deal": pa.array(batch.deals), "seat": pa.array(np.zeros(batch.rows, np.int8)),
+            "step": pa.array(np.zeros(batch.rows, np.int16)),
+            "decision": pa.array(["?"] * batch.rows), "encoding": fixed(encodings),
+            "legal": fixed(legal), "values": fixed(values), "chosen": pa.array(chosen),
+            "worlds": pa.array(np.zeros(batch.rows, np.int16)),
+            "score": pa.array(np.zeros(batch.rows, np.float32)),
+        }
     )  # fmt: skip
 
 
@@ -284,25 +318,6 @@ def _outputs(
         if k < len(weights) - 1:
             h = np.maximum(h, 0.0)
     return h.astype(np.float32)
-
-
-def deal_interval(per_row: npt.NDArray[np.float64], deals: npt.NDArray[np.int64]) -> dict[str, Any]:
-    """The mean of ``per_row`` with a 95% interval in which deals are the independent units:
-    the ratio of the deals' sums to their counts, its standard error from the spread of the
-    deals' sums about it (a cluster-robust error), Student's t on deals − 1 degrees."""
-    from scipy import stats as scipy_stats
-
-    _, index = np.unique(deals, return_inverse=True)
-    sums = np.bincount(index, weights=per_row)
-    counts = np.bincount(index).astype(np.float64)
-    n_deals = len(sums)
-    mean = float(sums.sum() / counts.sum())
-    if n_deals < 2:
-        return {"mean": mean, "ci_low": None, "ci_high": None, "deals": n_deals}
-    spread = ((sums - mean * counts) ** 2).sum() * n_deals / (n_deals - 1)
-    error = math.sqrt(spread) / counts.sum()
-    half = float(scipy_stats.t.ppf(0.975, n_deals - 1)) * error
-    return {"mean": mean, "ci_low": mean - half, "ci_high": mean + half, "deals": n_deals}
 
 
 def evaluate(

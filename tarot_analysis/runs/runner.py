@@ -42,7 +42,7 @@ import hashlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -392,8 +392,14 @@ def finished_run(folder: str | os.PathLike[str]) -> RunSpec | None:
     return spec if all(chunk_path(folder, c).exists() for c in chunks) else None
 
 
-def iter_chunks(folder: str | os.PathLike[str], spec: RunSpec | None = None) -> Iterator[pa.Table]:
-    """The chunk tables of a run folder, in chunk order (one in memory at a time).
+def iter_chunks(
+    folder: str | os.PathLike[str],
+    spec: RunSpec | None = None,
+    *,
+    order: Sequence[int] | None = None,
+) -> Iterator[pa.Table]:
+    """The chunk tables of a run folder, in chunk order or in ``order`` (chunk numbers; one
+    chunk in memory at a time).
 
     Each is checked as it is read: every page's checksum, and, when the run is known
     (``spec``, or the folder's ``_run.json``), that it is this run's chunk and that none is
@@ -405,7 +411,8 @@ def iter_chunks(folder: str | os.PathLike[str], spec: RunSpec | None = None) -> 
         paths = sorted(target.glob("chunk-*.parquet"))
     else:
         paths = [chunk_path(target, chunk) for chunk in range(expected.chunks)]
-    for chunk, path in enumerate(paths):
+    for chunk in range(len(paths)) if order is None else order:
+        path = paths[chunk]
         if not path.exists():
             raise TarotInputError(f"{path} is missing: run the command again to compute it")
         try:

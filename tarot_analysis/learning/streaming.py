@@ -1,0 +1,444 @@
+"""Training on lessons by the million: compact decisions streamed through a shuffle buffer, and a
+network that scores each legal action from the state and that action's own features.
+
+Lessons of format 2 (:func:`tarot_analysis.learning.teacher.teach` with ``lesson_format=2``)
+store each decision in a few hundred bytes. :func:`stream_decisions` reads a run folder one chunk
+at a time (:func:`tarot_analysis.runs.runner.iter_chunks`) and :class:`ShuffleBuffer` keeps a
+fixed number of decisions, giving batches drawn at random from it and refilling their places
+from the stream: what training holds in memory is the buffer and one chunk, whatever the number
+of decisions. Deals are held out whole by a hash of their number (:func:`is_held_out`), so the
+split needs no list of deals either.
+
+The network (:func:`init_params`, :func:`scores`) is an *action-in* network: a trunk reads the
+seat's encoding (:mod:`tarot_analysis.engine.encoding`) into a state vector; a head reads that
+vector beside one legal action's features (:mod:`tarot_analysis.engine.action_features`, scaled
+by their units) and gives that action's score; the same head weights judge every action, so
+what it learns of one card carries to the others. The loss is the flat network's
+(:mod:`tarot_analysis.learning.training`): the squared error of each legal action's advantage,
+its value less the mean of the legal actions, in hundreds of points, plus optionally a
+cross-entropy of the teacher's choice.
+
+Training uses JAX and optax (the ``train`` extra), imported only when a network is trained. The
+same folder, options and seed give the same weights.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from tarot_analysis.engine.action_features import FEATURE_SCALE, FEATURES_VERSION, N_ACTION_FEATURES
+from tarot_analysis.engine.encoding import ENCODING_VERSION, encoding_size
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.learning.compact import (
+    _FIELDS,
+    Batch,
+    batch_from_table,
+    unpack_encodings,
+)
+from tarot_analysis.learning.training import CHOICE_TEMPERATURE, NEEDS_EXTRA, VALUE_SCALE
+from tarot_analysis.runs.files import replacing
+
+__all__ = [
+    "ACTION_IN_FORMAT",
+    "Batch",
+    "ShuffleBuffer",
+    "init_params",
+    "is_held_out",
+    "load_action_in",
+    "save_action_in",
+    "scores",
+    "stream_decisions",
+    "train_streaming",
+]
+
+#: The layout of an action-in model file (the flat network's files are format 1).
+ACTION_IN_FORMAT: Final = 2
+MODEL_KIND: Final = "tarot-analysis learned bot"
+#: Decisions per step of the optimiser.
+BATCH: Final = 256
+
+
+def is_held_out(deals: npt.NDArray[np.int64], holdout: float, seed: int) -> npt.NDArray[np.bool_]:
+    """Whether each deal is held out: a hash of its number and ``seed`` below ``holdout``."""
+    if not 0 <= holdout < 1:
+        raise TarotInputError(f"the held-out fraction must be from 0 to below 1, got {holdout}")
+    salt = np.uint64(int(seed) * 0x9E3779B97F4A7C15 % 2**64)  # Python's ints: no overflow
+    mixed = np.asarray(deals, dtype=np.uint64) + salt
+    mixed ^= mixed >> np.uint64(31)
+    mixed *= np.uint64(0xBF58476D1CE4E5B9)
+    mixed ^= mixed >> np.uint64(29)
+    return (mixed % np.uint64(1_000_000)).astype(np.float64) < holdout * 1_000_000
+
+
+def stream_decisions(
+    folder: str | os.PathLike[str], players: int, *, order_seed: int | None = None
+) -> Iterator[Batch]:
+    """The decisions of a run folder of compact lessons, a chunk at a time (in a random order of
+    chunks drawn from ``order_seed``, else in order)."""
+    # imported here: the runner brings pyarrow.parquet and tqdm
+    from tarot_analysis.runs.runner import SPEC_FILE, _read_definition, finished_run, iter_chunks
+
+    source = Path(folder)
+    if not (source / SPEC_FILE).exists():
+        raise TarotInputError(f"{source}: no {SPEC_FILE}: not the folder of a run")
+    definition = _read_definition(source / SPEC_FILE)
+    extra = definition.get("extra", {})
+    if extra.get("lesson_format") != 2:
+        raise TarotInputError(
+            f"{source}: lessons of format {extra.get('lesson_format', 1)}; streaming reads format "
+            "2 (teach with lesson_format=2)"
+        )
+    if extra.get("features_version") != FEATURES_VERSION:
+        raise TarotInputError(
+            f"{source}: action features of version {extra.get('features_version')}; this "
+            f"version computes version {FEATURES_VERSION}: teach them again"
+        )
+    spec = finished_run(source)
+    if spec is None:
+        raise TarotInputError(f"{source}: the run is not finished: run its command again")
+    order = None
+    if order_seed is not None:
+        order = [int(k) for k in np.random.default_rng(order_seed).permutation(spec.chunks)]
+    for table in iter_chunks(source, spec, order=order):
+        yield batch_from_table(table, players, str(source))
+
+
+class ShuffleBuffer:
+    """A fixed number of decisions from which batches are drawn at random, their places
+    refilled from the stream: the order of training mixes chunks and deals while memory holds
+    ``capacity`` decisions, whatever the stream's length."""
+
+    def __init__(self, capacity: int, rng: np.random.Generator) -> None:
+        if capacity < 1:
+            raise TarotInputError(f"a shuffle buffer holds at least 1 decision, got {capacity}")
+        self.capacity = int(capacity)
+        self.rng = rng
+        self.store: Batch | None = None
+        self.size = 0
+
+    def _put(self, slots: npt.NDArray[np.int64], block: Batch, rows: slice) -> None:
+        if self.store is None:
+            self.store = Batch(
+                *(np.zeros((self.capacity, *getattr(block, f).shape[1:]), getattr(block, f).dtype)
+                  for f in _FIELDS)
+            )  # fmt: skip
+        for name in _FIELDS:
+            getattr(self.store, name)[slots] = getattr(block, name)[rows]
+
+    def batches(self, stream: Iterator[Batch], size: int) -> Iterator[Batch]:
+        """Batches of ``size`` decisions (the last ones fewer) drawn from the buffer as the
+        stream fills it, then the buffer emptied in a random order."""
+        for block in stream:
+            at = 0
+            if self.size < self.capacity:
+                take = min(self.capacity - self.size, block.rows)
+                self._put(np.arange(self.size, self.size + take), block, slice(0, take))
+                self.size += take
+                at = take
+            while at < block.rows:
+                n = min(size, block.rows - at, self.size)
+                slots = self.rng.choice(self.size, size=n, replace=False)
+                assert self.store is not None
+                yield self.store.take(slots)
+                self._put(slots, block, slice(at, at + n))
+                at += n
+        if self.store is not None:
+            order = self.rng.permutation(self.size)
+            for k in range(0, self.size, size):
+                yield self.store.take(order[k : k + size])
+        self.size = 0
+
+
+# --------------------------------------------------------------------------------------------
+# The network
+# --------------------------------------------------------------------------------------------
+
+
+def init_params(
+    inputs: int, trunk: tuple[int, ...], head: tuple[int, ...], seed: int
+) -> dict[str, list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]]:
+    """He-initialised layers of an action-in network: the trunk from ``inputs`` through
+    ``trunk``; the head from the trunk's last width plus the action's features through ``head``
+    to one score."""
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2,)))
+
+    def layers(widths: list[int]) -> list[tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]]:
+        return [
+            (
+                (rng.standard_normal((a, b)) * math.sqrt(2.0 / a)).astype(np.float32),
+                np.zeros(b, dtype=np.float32),
+            )
+            for a, b in itertools.pairwise(widths)
+        ]
+
+    return {
+        "trunk": layers([inputs, *trunk]),
+        "head": layers([trunk[-1] + N_ACTION_FEATURES, *head, 1]),
+    }
+
+
+def scores(np_or_jnp: Any, params: Any, x: Any, features: Any) -> Any:
+    """Each action's score, ``(rows, actions)``, for states ``x`` ``(rows, inputs)`` and
+    scaled features ``(rows, actions, N_ACTION_FEATURES)``; ``np_or_jnp`` is NumPy or
+    ``jax.numpy``. The head's first layer reads the state and the features apart: the state's
+    part once per decision, not once per action."""
+    h = x
+    for w, b in params["trunk"]:
+        h = np_or_jnp.maximum(h @ w + b, 0.0)
+    width = h.shape[1]
+    (w, b), *rest = params["head"]
+    z = (h @ w[:width])[:, None, :] + features @ w[width:] + b
+    for w, b in rest:
+        z = np_or_jnp.maximum(z, 0.0) @ w + b
+    return z[..., 0]
+
+
+def inputs_of(
+    batch: Batch, players: int
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """A batch's states as float32 encodings and its features scaled by their units."""
+    x = unpack_encodings(batch.bits, batch.fractions, players)
+    return x, batch.features.astype(np.float32) * FEATURE_SCALE
+
+
+def targets_of(batch: Batch) -> npt.NDArray[np.float32]:
+    """Each legal action's advantage (its value less the mean of the legal ones), in hundreds
+    of points; 0 past the legal actions."""
+    legal = batch.legal
+    mean = np.where(legal, batch.values, 0.0).sum(axis=1, keepdims=True) / legal.sum(
+        axis=1, keepdims=True
+    )
+    return (np.where(legal, batch.values - mean, 0.0) / VALUE_SCALE).astype(np.float32)
+
+
+def _jax() -> tuple[Any, Any, Any]:
+    """``jax``, ``jax.numpy`` and ``optax``, or one line saying how to install them."""
+    try:
+        import jax
+        import jax.numpy as jnp
+        import optax
+    except ModuleNotFoundError:
+        raise TarotInputError(NEEDS_EXTRA) from None
+    return jax, jnp, optax
+
+
+def _step_function(jax: Any, jnp: Any, optimiser: Any, choice_weight: float) -> Any:
+    """The compiled step of the optimiser on one padded batch."""
+
+    def loss(params: Any, x: Any, f: Any, legal: Any, target: Any, chosen: Any, weight: Any) -> Any:
+        predicted = scores(jnp, params, x, f)
+        squared = jnp.where(legal, (predicted - target) ** 2, 0.0).sum(axis=1)
+        per_row = squared / jnp.maximum(legal.sum(axis=1), 1)
+        if choice_weight:
+            logits = jnp.where(legal, predicted / CHOICE_TEMPERATURE, -1e9)
+            log_p = jax.nn.log_softmax(logits, axis=1)
+            per_row = per_row - choice_weight * jnp.take_along_axis(log_p, chosen[:, None], 1)[:, 0]
+        return (per_row * weight).sum() / jnp.maximum(weight.sum(), 1.0)
+
+    @jax.jit
+    def step(params: Any, state: Any, *batch: Any) -> tuple[Any, Any]:
+        grads = jax.grad(loss)(params, *batch)
+        updates, state = optimiser.update(grads, state, params)
+        return jax.tree_util.tree_map(lambda p, u: p + u, params, updates), state
+
+    return step
+
+
+def _pad(batch: Batch, players: int) -> tuple[Any, ...]:
+    """A batch as the step's arrays, padded to :data:`BATCH` rows of weight 0."""
+    x, f = inputs_of(batch, players)
+    target = targets_of(batch)
+    legal = batch.legal
+    n = batch.rows
+    extra = BATCH - n
+    weight = np.concatenate([np.ones(n, np.float32), np.zeros(extra, np.float32)])
+
+    def pad(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return np.concatenate([a, np.zeros((extra, *a.shape[1:]), a.dtype)]) if extra else a
+
+    return pad(x), pad(f), pad(legal), pad(target), pad(batch.chosen), weight
+
+
+def _training_rows(stream: Iterator[Batch], holdout: float, seed: int) -> Iterator[Batch]:
+    """The decisions of the deals not held out."""
+    for block in stream:
+        kept = np.nonzero(~is_held_out(block.deals, holdout, seed))[0]
+        if len(kept):
+            yield block.take(kept)
+
+
+@dataclass
+class StreamingOptions:
+    """How an action-in network is trained (:func:`train_streaming`)."""
+
+    trunk: tuple[int, ...] = (256, 128)
+    head: tuple[int, ...] = (64,)
+    epochs: int = 2
+    seed: int = 0
+    holdout: float = 0.1
+    learning_rate: float = 1e-3
+    choice_weight: float = 0.0
+    buffer: int = 50_000
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def train_streaming(
+    folder: str | os.PathLike[str],
+    rules: str,
+    options: StreamingOptions | None = None,
+    *,
+    out: str | os.PathLike[str] | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Train an action-in network on the compact lessons of ``folder`` (preset ``rules``),
+    streamed through a shuffle buffer; write it to ``out`` when given; return the report (the
+    decisions seen, the held-out loss and points lost a decision)."""
+    jax, jnp, optax = _jax()
+    options = options or StreamingOptions()
+    preset = load_rules(rules)
+    players = preset.players
+    params = init_params(encoding_size(players), options.trunk, options.head, options.seed)
+    params = jax.tree_util.tree_map(jnp.asarray, params)
+    optimiser = optax.adam(options.learning_rate)
+    state = optimiser.init(params)
+    step = _step_function(jax, jnp, optimiser, options.choice_weight)
+    rng = np.random.default_rng(np.random.SeedSequence(options.seed, spawn_key=(1,)))
+    seen = 0
+    # imported here: the progress bars bring tqdm
+    from tarot_analysis.runs.progress import TRAINING, bar
+
+    with bar(TRAINING, options.epochs, unit="epoch", enabled=progress, detail=preset.name) as shown:
+        for epoch in range(options.epochs):
+            stream = stream_decisions(folder, players, order_seed=options.seed * 1009 + epoch)
+            buffer = ShuffleBuffer(options.buffer, rng)
+            rows = _training_rows(stream, options.holdout, options.seed)
+            for batch in buffer.batches(rows, BATCH):
+                params, state = step(params, state, *_pad(batch, players))
+                seen += batch.rows
+            shown.update(1)
+    weights = jax.tree_util.tree_map(lambda a: np.asarray(a, dtype=np.float32), params)
+    report = {
+        "rules": preset.name, "seed": options.seed, "epochs": options.epochs,
+        "trunk": list(options.trunk), "head": list(options.head), "buffer": options.buffer,
+        "learning_rate": options.learning_rate, "choice_weight": options.choice_weight,
+        "holdout": options.holdout, "decisions_seen": seen, "data": str(folder),
+        "held_out": evaluate_streaming(weights, folder, players, options.holdout, options.seed),
+    }  # fmt: skip
+    if out is not None:
+        save_action_in(out, weights, {"rules": preset.name, "report": report} | options.extra)
+    return report
+
+
+def choose_slots(params: Any, x: Any, features: Any, legal: Any) -> npt.NDArray[np.int64]:
+    """The slot of each decision's legal action of highest score (NumPy)."""
+    return np.where(legal, scores(np, params, x, features), -np.inf).argmax(axis=1)
+
+
+def evaluate_streaming(
+    params: Any, folder: str | os.PathLike[str], players: int, holdout: float, seed: int
+) -> dict[str, Any]:
+    """On the held-out decisions of ``folder``: rows, the loss, how often the network takes the
+    teacher's action, and its points lost a decision with a 95% interval by deal."""
+    from tarot_analysis.stats import deal_interval
+
+    lost, deals, squared, matches = [], [], [], 0
+    for block in stream_decisions(folder, players):
+        held = np.nonzero(is_held_out(block.deals, holdout, seed))[0]
+        if not len(held):
+            continue
+        part = block.take(held)
+        x, f = inputs_of(part, players)
+        legal = part.legal
+        predicted = scores(np, params, x, f)
+        target = targets_of(part)
+        squared.append(
+            np.where(legal, (predicted - target) ** 2, 0).sum(axis=1) / legal.sum(axis=1)
+        )
+        slots = np.where(legal, predicted, -np.inf).argmax(axis=1)
+        best = np.where(legal, part.values, -np.inf).max(axis=1)
+        lost.append(best - part.values[np.arange(part.rows), slots])
+        deals.append(part.deals)
+        matches += int((slots == part.chosen).sum())
+    if not lost:
+        return {"rows": 0}
+    every = np.concatenate(lost).astype(np.float64)
+    return {
+        "rows": len(every), "loss": float(np.concatenate(squared).mean()),
+        "match_rate": matches / len(every),
+        "regret": deal_interval(every, np.concatenate(deals)),
+    }  # fmt: skip
+
+
+# --------------------------------------------------------------------------------------------
+# The model file
+# --------------------------------------------------------------------------------------------
+
+
+def save_action_in(path: str | os.PathLike[str], params: Any, meta: dict[str, Any]) -> Path:
+    """Write an action-in network to ``path`` (one ``.npz``, written whole or not at all): its
+    layers as ``trunk_K_w``, ``trunk_K_b``, ``head_K_w``, ``head_K_b`` and a JSON ``metadata``
+    naming the format, the preset, the encoding's and the features' versions."""
+    rules = load_rules(str(meta["rules"]))
+    arrays: dict[str, Any] = {
+        f"{part}_{k}_{name}": np.asarray(a, dtype=np.float32)
+        for part in ("trunk", "head")
+        for k, layer in enumerate(params[part])
+        for name, a in zip(("w", "b"), layer, strict=True)
+    }
+    metadata = dict(meta) | {
+        "kind": MODEL_KIND, "format": ACTION_IN_FORMAT, "rules": rules.name,
+        "players": rules.players, "encoding_version": ENCODING_VERSION,
+        "encoding_size": encoding_size(rules.players), "features_version": FEATURES_VERSION,
+        "n_features": N_ACTION_FEATURES, "trunk_layers": len(params["trunk"]),
+        "head_layers": len(params["head"]),
+    }  # fmt: skip
+    target = Path(path)
+    with replacing(target) as temporary, open(temporary, "wb") as file:
+        np.savez(file, metadata=np.array(json.dumps(metadata, allow_nan=False)), **arrays)
+    return target
+
+
+def load_action_in(path: str | os.PathLike[str], rules: str) -> tuple[Any, dict[str, Any]]:
+    """The layers and metadata of the action-in network in ``path``, checked to play ``rules``
+    with this version's encoding and features: a ``TarotInputError`` naming the file otherwise."""
+    source = Path(path)
+    preset = load_rules(rules)
+    try:
+        with np.load(source, allow_pickle=False) as archive:
+            arrays = {name: archive[name] for name in archive.files}
+    except FileNotFoundError:
+        raise TarotInputError(f"{source}: no such model file") from None
+    except Exception:
+        raise TarotInputError(
+            f"{source}: not a readable model file (damaged or truncated)"
+        ) from None
+    try:
+        meta = json.loads(str(arrays.pop("metadata").item()))
+    except (KeyError, ValueError):
+        raise TarotInputError(f"{source}: not a model of tarot-analysis (its metadata)") from None
+    wanted = {
+        "kind": MODEL_KIND, "format": ACTION_IN_FORMAT, "rules": preset.name,
+        "encoding_version": ENCODING_VERSION, "features_version": FEATURES_VERSION,
+    }  # fmt: skip
+    for key, value in wanted.items():
+        if meta.get(key) != value:
+            raise TarotInputError(f"{source}: its {key} is {meta.get(key)!r}, not {value!r}")
+    params = {
+        part: [
+            (arrays[f"{part}_{k}_w"], arrays[f"{part}_{k}_b"])
+            for k in range(meta[f"{part}_layers"])
+        ]
+        for part in ("trunk", "head")
+    }
+    return params, meta
