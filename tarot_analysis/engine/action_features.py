@@ -20,7 +20,7 @@ know is never read: "outside" means the cards neither in its hand, nor played, n
 >>> from tarot_analysis.engine.game import GameState
 >>> state = GameState.deal(load_rules("fft-4"), seed=3)
 >>> rows, actions = action_features(state, 0)
->>> rows.shape[1] == N_ACTION_FEATURES, tuple(actions) == state.legal_actions()
+>>> rows.shape[1] == N_ACTION_FEATURES, list(actions) == list(state.legal_actions())
 (True, True)
 >>> int(rows[0, feature("pass")]), int(rows[1, feature("bid")])
 (1, 1)

@@ -45,6 +45,7 @@ from tarot_analysis.engine import state as S
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import Rules, load_rules, rules_to_dict
+from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import RunResult, RunSpec, read_dataset, run
 from tarot_analysis.stats import deal_interval
@@ -145,10 +146,11 @@ def yardstick_chunk(
     search_rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 1)), 0, 1)[0]
     table_rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 2)), 0, 1)[0]
     searcher = bot_rows([Bot("pimc", worlds=worlds)])
-    search_ws = pimc.workspace(p, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
-    search_ws.bot[:] = searcher[0]
     rows, nets = seat_rows(list(bots), rules)
-    table_ws = door.workspace(p, engine.scoring, rows, nets)
+    with held_interrupts():  # the workspaces' arrays come back as structures
+        search_ws = pimc.workspace(p, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
+        table_ws = door.workspace(p, engine.scoring, rows, nets)
+    search_ws.bot[:] = searcher[0]
     steps = _steps_per_deal(rules)
     most = n * steps
     legal = np.zeros((most, S.N_ACTIONS), dtype=np.bool_)
@@ -368,7 +370,8 @@ def yardstick_choices(stick: Yardstick, bot: Bot | str, *, seed: int = 0) -> npt
     rules = load_rules(stick.rules)
     engine = engine_rules(rules)
     rows, nets = seat_rows([bot] * rules.players, rules)
-    ws = door.workspace(engine.params, engine.scoring, rows, nets)
+    with held_interrupts():  # the workspace's arrays come back as a structure
+        ws = door.workspace(engine.params, engine.scoring, rows, nets)
     rng = chunk_states(np.random.SeedSequence(seed), 0, 1)[0]
     out = np.zeros(stick.rows, dtype=np.int64)
     _choices(
