@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
 import sys
-from importlib import import_module
-from pathlib import Path
-from types import TracebackType
 
 #: What the command line says when Ctrl-C stops it before its command began.
 INTERRUPTED_STARTING = "tarot-analysis: interrupted while starting: nothing was done"
@@ -29,6 +24,13 @@ def _interrupted_while_starting(
 
 # Until the package is imported whole (the command line answers Ctrl-C itself from then on).
 sys.excepthook = _interrupted_while_starting
+
+# Imported once the hook is set: a Ctrl-C while they load is said in one line too.
+import hashlib  # noqa: E402
+import os  # noqa: E402
+from importlib import import_module  # noqa: E402
+from pathlib import Path  # noqa: E402
+from types import TracebackType  # noqa: E402
 
 
 def _version() -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import signal
 import subprocess
@@ -13,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from tarot_analysis.runs.interrupts import held_interrupts
+from tarot_analysis.runs.interrupts import held_interrupts, noted_interrupts
+from tarot_analysis.runs.simulate import map_chunks
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "tarot_analysis"
@@ -105,6 +107,25 @@ def test_a_ctrl_c_during_a_held_block_is_raised_once_it_ends() -> None:
         signal.signal(signal.SIGINT, previous)
     assert finished
     assert signal.getsignal(signal.SIGINT) is previous
+
+
+def test_a_ctrl_c_that_library_code_swallowed_stops_the_run_at_its_next_chunk() -> None:
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with noted_interrupts():
+            handler = signal.getsignal(signal.SIGINT)
+            assert callable(handler)
+            with contextlib.suppress(KeyboardInterrupt):  # as Python drops it in a finaliser
+                handler(signal.SIGINT, None)
+            finished: list[int] = []
+            with pytest.raises(KeyboardInterrupt):
+                finished.extend(map_chunks(lambda chunk: chunk, range(3), threads=1))
+            assert finished == []
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+        # Once the command has ended, nothing is remembered.
+        assert list(map_chunks(lambda chunk: chunk, range(3), threads=1)) == [0, 1, 2]
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 #: When SIGINT reaches ``teach --threads 1``: seconds after it started (importing, then

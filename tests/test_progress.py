@@ -152,6 +152,19 @@ def test_nothing_is_printed_when_disabled(capsys: pytest.CaptureFixture[str], cl
     assert capsys.readouterr().err == ""
 
 
+def test_a_display_stopped_while_it_was_being_built_closes_quietly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ctrl-C during tqdm's own start: the half-built display is closed by its __del__.
+    def interrupted(self: object, *args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(progress.tqdm, "__init__", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        progress._Display(total=10)
+    progress._Display.__new__(progress._Display).close()  # before any line of __init__ ran
+
+
 @pytest.fixture
 def fresh_compilation(monkeypatch: pytest.MonkeyPatch) -> None:
     """A process that has not compiled yet: it has not said so."""

@@ -22,7 +22,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         # imported here: a command module reads tarot_analysis.cli.arguments, which runs this
         # file first; importing every command from it would import them in a circle.
         from tarot_analysis.cli.program import main as run
+        from tarot_analysis.runs.interrupts import noted_interrupts
     except KeyboardInterrupt:  # Ctrl-C while the commands load: nothing has been done yet
         print(INTERRUPTED_STARTING, file=sys.stderr)
         return EXIT_INTERRUPTED
-    return run(argv)
+    with noted_interrupts():
+        return run(argv)

@@ -10,6 +10,12 @@ interrupt (:func:`held_interrupts`): a Ctrl-C during the call is kept and raised
 the call has returned, where the run stops cleanly. ``tests/test_interrupts.py`` finds every
 such call in the package and checks that it is held.
 
+A ``KeyboardInterrupt`` raised while Python runs a finaliser (an object's ``__del__``, which
+the garbage collector may run at any instruction) is printed as ignored and dropped, and the
+run would go on to its end. The command line therefore notes every Ctrl-C as it raises it
+(:func:`noted_interrupts`), and a run asks after each chunk (:func:`raise_if_interrupted`): a
+Ctrl-C that was dropped stops it there.
+
 >>> with held_interrupts():
 ...     pass
 """
@@ -22,7 +28,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
 
-__all__ = ["held_interrupts"]
+__all__ = ["held_interrupts", "noted_interrupts", "raise_if_interrupted"]
+
+_noted = threading.Event()  # a Ctrl-C reached the handler of noted_interrupts
 
 
 @contextmanager
@@ -50,3 +58,35 @@ def held_interrupts() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
     if received:
         previous(signal.SIGINT, received[0])
+
+
+@contextmanager
+def noted_interrupts() -> Iterator[None]:
+    """For the time of the block, Ctrl-C raises ``KeyboardInterrupt`` as Python's own handler
+    does, and is remembered, so that :func:`raise_if_interrupted` raises it again if it was
+    swallowed. Only on the main thread, and only over Python's own handler."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        _noted.set()
+        raise KeyboardInterrupt
+
+    _noted.clear()
+    signal.signal(signal.SIGINT, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        _noted.clear()
+
+
+def raise_if_interrupted() -> None:
+    """Raise ``KeyboardInterrupt`` if a Ctrl-C has been noted (:func:`noted_interrupts`):
+    called between chunks, where a run can stop."""
+    if _noted.is_set():
+        raise KeyboardInterrupt

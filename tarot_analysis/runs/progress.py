@@ -171,11 +171,16 @@ class _Display(tqdm):
     """A ``tqdm`` that redraws itself every :data:`TICK_SECONDS` from a thread of its own and
     shows when the game engine is compiling."""
 
+    # A Ctrl-C may stop ``__init__`` anywhere, and ``tqdm.__del__`` closes what was built.
+    _stop: threading.Event | None = None
+    _ticker: threading.Thread | None = None
+    _built = False  # whether tqdm's own ``__init__`` returned
+
     def __init__(self, *args: Any, count: Callable[[], int] | None = None, **kwargs: Any) -> None:
         self._stop = threading.Event()
-        self._ticker: threading.Thread | None = None
         self._count = count
         super().__init__(*args, **kwargs)
+        self._built = True
         if self.disable:
             return
         # tqdm reads the wall clock; the display reads the module's, as its steps do.
@@ -202,13 +207,15 @@ class _Display(tqdm):
 
     def close(self) -> None:
         # Stop redrawing before the last drawing, which a late redraw would repeat.
-        self._stop.set()
+        if self._stop is not None:
+            self._stop.set()
         ticker, self._ticker = self._ticker, None
         if ticker is not None:
             if ticker is not threading.current_thread():
                 ticker.join()
             _COMPILATION.close_display()
-        super().close()
+        if self._built:
+            super().close()
 
 
 def _tick(display: weakref.ref[_Display], stop: threading.Event) -> None:

@@ -24,6 +24,7 @@ from tarot_analysis.errors import TarotInputError, one_line, thread_count
 from tarot_analysis.game.rules import Rules, rules_to_dict
 from tarot_analysis.runs.cluster import ClusterLost
 from tarot_analysis.runs.files import remove_stale
+from tarot_analysis.runs.interrupts import raise_if_interrupted
 
 __all__ = [
     "check_output_path",
@@ -94,6 +95,7 @@ def _map_on_threads(
     """``map_chunks`` on ``threads`` local threads (1: the calling thread)."""
 
     def advance(result: T) -> None:
+        raise_if_interrupted()  # a Ctrl-C that Python dropped in a finaliser stops here
         if progress is not None:
             progress.update(progress_step(result) if progress_step else 1)
 
