@@ -1,0 +1,458 @@
+"""The review of many deals: the deals of a ``play`` run played again by its bots, every
+decision the search values measured by it, and where the bots lose most.
+
+The deals are those ``tarot-analysis play --rules R --seed S --deals N --bots B`` plays: the
+same dealer, the same bots drawing from the same generator, chunk by chunk of the play run
+(:func:`tarot_analysis.table.play.chunk_start`), so deal ``k`` here is deal ``k`` there and
+``tarot-analysis replay --deal k`` shows it. Before each bid, call, poignée and card with more
+than one legal action the search (:func:`tarot_analysis.bots.pimc.search_values`, the pimc
+bot's own measurement, in compiled code) values every legal action for the seat over
+``worlds`` worlds it could not tell from the true deal, each action taken on every world and
+the deal played out by the heuristic (its last tricks double dummy); then the table's bot
+plays its own action. The loss of that action is the best mean less its own, on the same
+worlds: never negative, 0 where the bot played the best. The écart and the chelem are not
+valued (the search leaves them to the heuristic).
+
+Each row is one decision (:data:`COLUMNS`): its deal, seat, step, kind, trick, the seat's bot,
+its side in the deal as it ended (``taker``, ``partner``, ``defence``; ``none`` when everyone
+passed), the contract, the action played and the best, their means, the loss and the worlds.
+The rows go to a run folder (:mod:`tarot_analysis.runs.runner`): Parquet chunks of a few
+deals, resumed after a stop with the same numbers, on local threads or a Dask cluster. The
+worlds of chunk ``c`` are drawn from ``SeedSequence(seed, spawn_key=(c, 2))``.
+
+:func:`loss_tables` then tells where the points go: by kind of decision, trick, side, contract
+(and bot, at a mixed table), each group's decisions, its points lost a decision with a 95%
+interval clustered by deal, and a deal (the group's losses summed in each deal, over every
+deal of the run) with its 95% interval.
+
+A loss measured on few worlds leans high: the best is the highest of several noisy means on
+the same worlds. A table of the search bot itself, reviewed by a search with other worlds,
+loses that much (the floor the measure can tell; docs/review.md gives it).
+
+>>> import tempfile
+>>> from tarot_analysis.game.rules import load_rules
+>>> folder = tempfile.mkdtemp()
+>>> done = review_deals(load_rules("fft-4"), 2, folder, worlds=4, seed=3, chunk_size=1)
+>>> run = read_review_run(folder)
+>>> bool((run.frame["loss"] >= 0).all()), sorted(run.frame["deal"].unique().tolist())
+(True, [0, 1])
+>>> list(loss_tables(run))
+['kind', 'trick', 'side', 'contract', 'all']
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+from numba import njit
+
+from tarot_analysis._jit import chunk_states
+from tarot_analysis.analyses.review.deal import REVIEW_WORLDS
+from tarot_analysis.analyses.review.values import name_of
+from tarot_analysis.bots import MAX_PIMC_WORLDS, Bot, bot_rows, door, pimc, seat_rows
+from tarot_analysis.engine import state as S
+from tarot_analysis.engine.outcome import O_CONTRACT, O_PARTNER_1, O_PARTNER_2, O_TAKER
+from tarot_analysis.engine.params import engine_rules
+from tarot_analysis.errors import TarotInputError, deal_count, is_whole_number
+from tarot_analysis.game.rules import Rules, rules_to_dict
+from tarot_analysis.runs.interrupts import held_interrupts
+from tarot_analysis.runs.progress import PLAYING
+from tarot_analysis.runs.runner import SPEC_FILE, RunResult, RunSpec, finished_run, read_dataset
+from tarot_analysis.runs.runner import run as run_chunks
+from tarot_analysis.stats import deal_interval
+
+__all__ = [
+    "COLUMNS",
+    "DEFAULT_CHUNK_SIZE",
+    "DEFAULT_WORLDS",
+    "GROUPS",
+    "KIND",
+    "ReviewRun",
+    "find_review_runs",
+    "loss_table",
+    "loss_tables",
+    "read_review_run",
+    "review_deals",
+    "review_folder",
+]
+
+#: The kind of run in a folder's definition.
+KIND: Final = "review"
+#: Worlds a decision when none are named, as the review of one deal draws: 200 fft-4 deals
+#: of the heuristic in about a minute on one core (docs/review.md).
+DEFAULT_WORLDS: Final = REVIEW_WORLDS
+#: Deals a chunk: a few seconds of one core at 128 worlds in 4 players, so that a stop loses
+#: little and two cores share even a short run.
+DEFAULT_CHUNK_SIZE: Final = 20
+#: The decisions valued; the écart and the chelem are the heuristic's in the search bot and
+#: are not valued.
+REVIEWED: Final = ("bid", "call", "poignee", "card")
+#: The columns of a row, one row per decision valued.
+COLUMNS: Final = (
+    "deal", "seat", "step", "kind", "trick", "bot", "side", "contract", "played", "best",
+    "played_action", "best_action", "played_mean", "best_mean", "loss", "worlds", "legal",
+)  # fmt: skip
+#: The tables of :func:`loss_tables`: the column each groups by.
+GROUPS: Final = ("kind", "trick", "side", "contract")
+#: The sides of a seat in the deal as it ended (``none``: everyone passed).
+SIDES: Final = ("taker", "partner", "defence", "none")
+
+_F_DEAL, _F_SEAT, _F_STEP, _F_KIND, _F_TRICK, _F_PLAYED, _F_BEST, _F_WORLDS = range(8)
+_F_LEGAL, _F_SIDE, _F_CONTRACT = 8, 9, 10
+_N_FACTS: Final = 11
+
+
+@njit(cache=True, nogil=True)
+def _review_deals(
+    masks: Any, skip: int, bots: Any, p: Any, half: Any, worlds: int, endgame: int,
+    table_rng: Any, search_rng: Any, table_ws: Any, search_ws: Any, facts: Any, means_out: Any,
+    row: int,
+) -> int:  # fmt: skip
+    """Play every deal of ``masks`` with ``bots`` (a row per seat) from the table's generator
+    ``table_rng``; from deal ``skip`` on, before each bid, call, poignée and card with more
+    than one legal action, the search's values of the played action and the best into
+    ``means_out`` and the decision's facts into ``facts`` (see ``_F_*``), from row ``row``.
+    Returns the next free row."""
+    m = np.zeros(S.N_M, dtype=np.uint64)
+    s = np.zeros(S.N_S, dtype=np.int64)
+    means = np.zeros(S.N_ACTIONS, dtype=np.float64)
+    mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
+    no_forced = np.full(4, -1, dtype=np.int64)
+    for d in range(masks.shape[0]):
+        S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
+        first_row = row
+        step = 0
+        legal = 0
+        while s[S.S_KIND] != S.OVER:
+            kind = s[S.S_KIND]
+            seat = s[S.S_ACTOR]
+            valued = d >= skip and (
+                kind == S.BID or kind == S.CALL or kind == S.POIGNEE or kind == S.CARD
+            )
+            if valued:
+                S.legal_mask(m, s, p, mask)
+                legal = mask.sum()
+                valued = legal > 1
+            count, best, done = 0, 0, 0
+            if valued:
+                count, best, done = pimc.search_values(
+                    m, s, worlds, endgame if kind == S.CARD else 0, p, half, search_rng,
+                    search_ws, means,
+                )  # fmt: skip
+            trick = s[S.S_TRICK] + 1 if kind == S.CARD else 0
+            action = door.decide(m, s, seat, bots[seat], p, half, table_rng, table_ws)
+            if valued and (done > 0 or count == 1):
+                taken = 0  # the candidate standing for the action: the highest not above it
+                for c in range(count):
+                    if search_ws.candidates[c] <= action:
+                        taken = c
+                facts[row, _F_DEAL] = d - skip
+                facts[row, _F_SEAT] = seat
+                facts[row, _F_STEP] = step
+                facts[row, _F_KIND] = kind
+                facts[row, _F_TRICK] = trick
+                facts[row, _F_PLAYED] = action
+                facts[row, _F_WORLDS] = done
+                facts[row, _F_LEGAL] = legal
+                if done == 0 or taken == best or means[taken] >= means[best]:
+                    facts[row, _F_BEST] = action  # the cards alike, or the best played
+                    means_out[row, 0] = means[taken] if done > 0 else np.nan
+                    means_out[row, 1] = means_out[row, 0]
+                else:
+                    facts[row, _F_BEST] = search_ws.candidates[best]
+                    means_out[row, 0] = means[taken]
+                    means_out[row, 1] = means[best]
+                row += 1
+            S.apply(m, s, action, p, half)
+            step += 1
+        taker = s[S.S_OUT + O_TAKER]
+        for r in range(first_row, row):
+            seat = facts[r, _F_SEAT]
+            if taker < 0:
+                facts[r, _F_SIDE] = 3
+            elif seat == taker:
+                facts[r, _F_SIDE] = 0
+            elif seat == s[S.S_OUT + O_PARTNER_1] or seat == s[S.S_OUT + O_PARTNER_2]:
+                facts[r, _F_SIDE] = 1
+            else:
+                facts[r, _F_SIDE] = 2
+            facts[r, _F_CONTRACT] = s[S.S_OUT + O_CONTRACT]
+    return row
+
+
+def _steps_per_deal(rules: Rules) -> int:
+    """The most decisions a deal can hold: every card, a bid, a poignée and a chelem per seat,
+    the calls."""
+    return rules.players * rules.hand_size + 3 * rules.players + 2
+
+
+def _pieces(first: int, n: int, play_chunk_size: int) -> list[tuple[int, int, int]]:
+    """Deals ``first .. first + n`` as pieces of the play run's chunks: ``(play chunk,
+    offset in it, deals)``."""
+    pieces = []
+    deal = first
+    while deal < first + n:
+        chunk, offset = divmod(deal, play_chunk_size)
+        take = min(play_chunk_size - offset, first + n - deal)
+        pieces.append((chunk, offset, take))
+        deal += take
+    return pieces
+
+
+def review_chunk(
+    rules: Rules, bots: tuple[str, ...], seed: int, worlds: int, play_chunk_size: int,
+    chunk: int, first: int, n: int,
+) -> pa.Table:  # fmt: skip
+    """The rows of deals ``first .. first + n`` of a review (its chunk ``chunk``): each deal
+    the play run's of that number, its decisions valued by the search (:data:`COLUMNS`)."""
+    from tarot_analysis.table.play import chunk_start
+
+    engine = engine_rules(rules)
+    p, half = engine.params, engine.half_points
+    searcher = bot_rows([Bot("pimc", worlds=worlds)])
+    rows, nets = seat_rows(list(bots), rules)
+    with held_interrupts():  # the workspaces' arrays come back as structures
+        search_ws = pimc.workspace(p, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
+        table_ws = door.workspace(p, engine.scoring, rows, nets)
+    search_ws.bot[:] = searcher[0]
+    search_rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 2)), 0, 1)[0]
+    endgame = pimc.ENDGAME_CARDS // rules.players
+    facts = np.zeros((n * _steps_per_deal(rules), _N_FACTS), dtype=np.int64)
+    means = np.zeros((len(facts), 2), dtype=np.float64)
+    row, done = 0, 0
+    for play_chunk, offset, take in _pieces(first, n, play_chunk_size):
+        masks, table_rng = chunk_start(
+            rules, seed, play_chunk, offset + take, chunk_size=play_chunk_size
+        )
+        start = row
+        row = int(
+            _review_deals(
+                masks,
+                offset,
+                rows,
+                p,
+                half,
+                worlds,
+                endgame,
+                table_rng,
+                search_rng,
+                table_ws,
+                search_ws,
+                facts,
+                means,
+                row,
+            )  # fmt: skip
+        )
+        facts[start:row, _F_DEAL] += first + done
+        done += take
+    facts, means = facts[:row], means[:row]
+    names = np.array([name_of(a, rules) for a in range(S.N_ACTIONS)], dtype=object)
+    contracts = np.array([c.name for c in rules.contracts] + ["none"], dtype=object)
+    trick = facts[:, _F_TRICK]
+    loss = np.where(np.isnan(means[:, 0]), 0.0, means[:, 1] - means[:, 0])
+    return pa.table(
+        {
+            "deal": pa.array(facts[:, _F_DEAL], pa.int64()),
+            "seat": pa.array(facts[:, _F_SEAT], pa.int8()),
+            "step": pa.array(facts[:, _F_STEP], pa.int16()),
+            "kind": pa.array(np.asarray(S.DECISIONS)[facts[:, _F_KIND]], pa.string()),
+            "trick": pa.array(trick, pa.int8(), mask=trick == 0),
+            "bot": pa.array(np.asarray(bots, dtype=object)[facts[:, _F_SEAT]], pa.string()),
+            "side": pa.array(np.asarray(SIDES, dtype=object)[facts[:, _F_SIDE]], pa.string()),
+            "contract": pa.array(contracts[facts[:, _F_CONTRACT]], pa.string()),
+            "played": pa.array(names[facts[:, _F_PLAYED]], pa.string()),
+            "best": pa.array(names[facts[:, _F_BEST]], pa.string()),
+            "played_action": pa.array(facts[:, _F_PLAYED], pa.int16()),
+            "best_action": pa.array(facts[:, _F_BEST], pa.int16()),
+            "played_mean": pa.array(means[:, 0], pa.float64()),
+            "best_mean": pa.array(means[:, 1], pa.float64()),
+            "loss": pa.array(np.maximum(loss, 0.0), pa.float64()),
+            "worlds": pa.array(facts[:, _F_WORLDS], pa.int16()),
+            "legal": pa.array(facts[:, _F_LEGAL], pa.int16()),
+        }
+    )
+
+
+def review_folder(rules: Rules, bots: tuple[str, ...], seed: int, deals: int, worlds: int) -> str:
+    """The run folder a review is stored in by default, under ``data/``."""
+    table = bots[0] if len(set(bots)) == 1 else "-".join(bots)
+    return f"data/review-{rules.name}-{table}-seed{seed}-{deals}-w{worlds}"
+
+
+def _seated(rules: Rules, bots: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """One compiled bot's name a seat, checked."""
+    seated = (bots,) * rules.players if isinstance(bots, str) else tuple(bots)
+    if len(seated) == 1:
+        seated = seated * rules.players
+    if len(seated) != rules.players:
+        raise TarotInputError(
+            f"{rules.name} seats {rules.players} bots, got {len(seated)}: {', '.join(seated)}"
+        )
+    return tuple(Bot.parse(bot).name for bot in seated)
+
+
+def review_deals(
+    rules: Rules,
+    deals: int,
+    folder: str | os.PathLike[str],
+    *,
+    bots: str | tuple[str, ...] | list[str] = "heuristic",
+    worlds: int = DEFAULT_WORLDS,
+    seed: int = 1,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    threads: int | None = None,
+    progress: bool = False,
+    client: Any = None,
+) -> RunResult:
+    """Review the first ``deals`` deals of ``play(rules, deals, bots=bots, seed=seed)`` into
+    ``folder`` (resuming what is there): one row per decision the search valued over
+    ``worlds`` worlds (:data:`COLUMNS`). ``bots``: one compiled bot for every seat, or one a
+    seat. ``client``: a Dask client whose workers compute the chunks."""
+    from tarot_analysis.table.play import run_chunk_size
+
+    if rules.tarocco is not None:
+        raise TarotInputError(f"{rules.name}: a review of many deals is for the French presets")
+    deals = deal_count(deals)
+    if not is_whole_number(worlds) or not 1 <= worlds <= MAX_PIMC_WORLDS:
+        raise TarotInputError(
+            f"worlds must be a whole number from 1 to {MAX_PIMC_WORLDS}, got {worlds!r}"
+        )
+    if not is_whole_number(seed) or seed < 0:
+        raise TarotInputError(f"the seed must be a whole number, 0 or more, got {seed!r}")
+    names = _seated(rules, bots)
+    play_chunk_size = run_chunk_size(rules, None)
+    spec = RunSpec(
+        kind=KIND, rules=rules.name, bots=names, seed=int(seed), deals=deals,
+        chunk_size=chunk_size,
+        extra={
+            "rules_definition": rules_to_dict(rules), "searcher": f"pimc:{worlds}",
+            "worlds": int(worlds), "play_chunk_size": play_chunk_size,
+            "columns": list(COLUMNS), "valued": list(REVIEWED),
+            "deals_of": f"play --rules {rules.name} --seed {seed} --deals {deals} --bots "
+            f"{' '.join(names)}",
+        },
+    )  # fmt: skip
+
+    def work(chunk: int, first: int, n: int) -> pa.Table:
+        return review_chunk(rules, names, int(seed), int(worlds), play_chunk_size, chunk, first, n)
+
+    return run_chunks(
+        spec, folder, work, threads=threads, progress=progress, client=client, phase=PLAYING,
+        detail=f"{rules.name} reviewed by pimc:{worlds}",
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ReviewRun:
+    """A finished review of many deals: its folder, its definition and its rows."""
+
+    folder: Path
+    spec: RunSpec
+    frame: pd.DataFrame  # one row per decision valued (:data:`COLUMNS`)
+
+    @property
+    def rules(self) -> str:
+        return self.spec.rules
+
+    @property
+    def deals(self) -> int:
+        return self.spec.deals
+
+    @property
+    def worlds(self) -> int:
+        return int(self.spec.extra.get("worlds", 0))
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        return self.spec.bots
+
+    def describe(self) -> str:
+        """The run in a few words: rules, bots, deals, seed, worlds."""
+        bots = self.bots
+        table = f"{bots[0]} at every seat" if len(set(bots)) == 1 else ", ".join(bots)
+        return (
+            f"{self.rules}, {table}, {self.deals:,} deals of play seed {self.spec.seed}, "
+            f"valued by pimc over {self.worlds} worlds a decision"
+        )
+
+
+def read_review_run(folder: str | os.PathLike[str]) -> ReviewRun:
+    """The review of many deals in ``folder``, every chunk checked; a folder of another kind
+    of run, or an unfinished one, is refused in one line."""
+    source = Path(folder)
+    spec = finished_run(source)
+    if spec is None:
+        if not (source / SPEC_FILE).exists():
+            raise TarotInputError(f"{source}: no {SPEC_FILE}: not the folder of a review")
+        raise TarotInputError(f"{source}: the review is not finished: run its command again")
+    if spec.kind != KIND:
+        raise TarotInputError(f"{source}: a run of {spec.kind!r}, not a review of deals")
+    frame = read_dataset(source, spec).to_pandas()
+    return ReviewRun(source, spec, frame)
+
+
+def find_review_runs(
+    data_dir: str | os.PathLike[str], rules_name: str | None = None
+) -> list[ReviewRun]:
+    """The finished reviews of many deals in ``data_dir`` (of ``rules_name``, or any), the
+    most deals first (then the most worlds, the folder's name); damaged ones are left out."""
+    found = []
+    for folder in sorted(Path(data_dir).glob("*")):
+        spec = finished_run(folder) if folder.is_dir() else None
+        if spec is None or spec.kind != KIND or rules_name not in (None, spec.rules):
+            continue
+        try:
+            found.append(read_review_run(folder))
+        except (TarotInputError, OSError, ValueError):
+            continue  # a damaged chunk: left out
+    return sorted(found, key=lambda r: (-r.deals, -r.worlds, r.folder.name))
+
+
+def loss_table(frame: pd.DataFrame, by: str, deals: int) -> pd.DataFrame:
+    """The points lost by group of ``by`` (a column of ``frame``, rows of a review of
+    ``deals`` deals), the costliest a deal first: ``decisions``, ``deals_with`` (deals with a
+    decision of the group), ``per_decision`` with ``ci_low``, ``ci_high`` (95%, clustered by
+    deal), ``per_deal`` with ``deal_ci_low``, ``deal_ci_high`` (the group's losses summed in
+    each deal, over all ``deals``; Student's t), ``share`` (of all points lost) and
+    ``best_rate`` (decisions where the bot played the best)."""
+    deals = deal_count(deals)
+    rows = {}
+    total = float(frame["loss"].sum())
+    for group, part in frame.groupby(by, sort=True, dropna=True):
+        loss = part["loss"].to_numpy(dtype=np.float64)
+        ids = part["deal"].to_numpy(dtype=np.int64)
+        decision = deal_interval(loss, ids)
+        sums = np.zeros(deals)
+        np.add.at(sums, ids, loss)
+        deal = deal_interval(sums, np.arange(deals))
+        rows[group] = {
+            "decisions": len(part), "deals_with": int(decision["deals"]),
+            "per_decision": decision["mean"], "ci_low": decision["ci_low"],
+            "ci_high": decision["ci_high"], "per_deal": deal["mean"],
+            "deal_ci_low": deal["ci_low"], "deal_ci_high": deal["ci_high"],
+            "share": float(loss.sum()) / total if total > 0 else 0.0,
+            "best_rate": float((loss <= 0).mean()),
+        }  # fmt: skip
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = by
+    if by == "trick":
+        table.index = table.index.astype(int)
+        return table.sort_index()
+    return table.sort_values("per_deal", ascending=False, kind="stable")
+
+
+def loss_tables(run: ReviewRun) -> dict[str, pd.DataFrame]:
+    """:func:`loss_table` by each of :data:`GROUPS` (and ``bot`` at a table of several
+    bots), and ``all`` for every decision."""
+    frame = run.frame
+    tables = {by: loss_table(frame, by, run.deals) for by in GROUPS}
+    if len(set(run.bots)) > 1:
+        tables["bot"] = loss_table(frame, "bot", run.deals)
+    tables["all"] = loss_table(frame.assign(all="all"), "all", run.deals)
+    return tables
