@@ -73,13 +73,17 @@ __all__ = [
     "DEFAULT_WORLDS",
     "GROUPS",
     "KIND",
+    "TITLES",
     "ReviewRun",
+    "describe_losses",
     "find_review_runs",
     "loss_table",
     "loss_tables",
+    "losses_json",
     "read_review_run",
     "review_deals",
     "review_folder",
+    "seated",
 ]
 
 #: The kind of run in a folder's definition.
@@ -231,24 +235,11 @@ def review_chunk(
             rules, seed, play_chunk, offset + take, chunk_size=play_chunk_size
         )
         start = row
-        row = int(
-            _review_deals(
-                masks,
-                offset,
-                rows,
-                p,
-                half,
-                worlds,
-                endgame,
-                table_rng,
-                search_rng,
-                table_ws,
-                search_ws,
-                facts,
-                means,
-                row,
-            )  # fmt: skip
-        )
+        found = _review_deals(
+            masks, offset, rows, p, half, worlds, endgame, table_rng, search_rng, table_ws,
+            search_ws, facts, means, row,
+        )  # fmt: skip
+        row = int(found)
         facts[start:row, _F_DEAL] += first + done
         done += take
     facts, means = facts[:row], means[:row]
@@ -285,8 +276,8 @@ def review_folder(rules: Rules, bots: tuple[str, ...], seed: int, deals: int, wo
     return f"data/review-{rules.name}-{table}-seed{seed}-{deals}-w{worlds}"
 
 
-def _seated(rules: Rules, bots: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """One compiled bot's name a seat, checked."""
+def seated(rules: Rules, bots: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """One compiled bot's name a seat (``bots``: one for every seat, or one a seat), checked."""
     seated = (bots,) * rules.players if isinstance(bots, str) else tuple(bots)
     if len(seated) == 1:
         seated = seated * rules.players
@@ -325,7 +316,7 @@ def review_deals(
         )
     if not is_whole_number(seed) or seed < 0:
         raise TarotInputError(f"the seed must be a whole number, 0 or more, got {seed!r}")
-    names = _seated(rules, bots)
+    names = seated(rules, bots)
     play_chunk_size = run_chunk_size(rules, None)
     spec = RunSpec(
         kind=KIND, rules=rules.name, bots=names, seed=int(seed), deals=deals,
@@ -456,3 +447,70 @@ def loss_tables(run: ReviewRun) -> dict[str, pd.DataFrame]:
         tables["bot"] = loss_table(frame, "bot", run.deals)
     tables["all"] = loss_table(frame.assign(all="all"), "all", run.deals)
     return tables
+
+
+#: The headings of the tables, as text and the report name them.
+TITLES: Final = {
+    "kind": "by kind of decision", "trick": "by trick (cards)", "side": "by side in the deal",
+    "contract": "by contract", "bot": "by bot", "all": "every decision",
+}  # fmt: skip
+
+
+def _interval(mean: float, low: Any, high: Any) -> str:
+    if low is None or high is None or low != low:  # one deal: no interval
+        return f"{mean:.2f}"
+    return f"{mean:.2f} ({low:.2f} to {high:.2f})"
+
+
+def describe_losses(run: ReviewRun, tables: dict[str, pd.DataFrame] | None = None) -> str:
+    """The tables of :func:`loss_tables` as text, the run named above them."""
+    tables = loss_tables(run) if tables is None else tables
+    overall = tables["all"].iloc[0]
+    lines = [
+        f"Where the points are lost — {run.describe()}",
+        f"{int(overall['decisions']):,} decisions valued (bids, calls, poignées and cards with "
+        "more than one legal action; the écart and the chelem are not), a decision lost "
+        f"{_interval(overall['per_decision'], overall['ci_low'], overall['ci_high'])} points "
+        "and a deal "
+        f"{_interval(overall['per_deal'], overall['deal_ci_low'], overall['deal_ci_high'])}"
+        " (95% intervals, deals the independent units). Points of the deciding seat's score; "
+        "side: the seat's in the deal as it ended.",
+    ]  # fmt: skip
+    for by, table in tables.items():
+        if by == "all":
+            continue
+        lines += ["", f"Points lost {TITLES[by]}"]
+        header = f"  {by:<13} {'decisions':>9}  {'a decision (95%)':<24} {'a deal (95%)':<26} "
+        lines.append(header + f"{'share':>6}  best played")
+        for group, row in table.iterrows():
+            lines.append(
+                f"  {group!s:<13} {int(row['decisions']):>9,}  "
+                f"{_interval(row['per_decision'], row['ci_low'], row['ci_high']):<24} "
+                f"{_interval(row['per_deal'], row['deal_ci_low'], row['deal_ci_high']):<26} "
+                f"{row['share']:>6.1%}  {row['best_rate']:.1%}"
+            )
+    return "\n".join(lines)
+
+
+def losses_json(run: ReviewRun, tables: dict[str, pd.DataFrame] | None = None) -> dict[str, Any]:
+    """The run and its tables as JSON-able data: each table a list of rows, its group under
+    the table's name."""
+    tables = loss_tables(run) if tables is None else tables
+
+    def number(value: Any) -> Any:
+        if value is None or (isinstance(value, float) and value != value):
+            return None
+        return value.item() if hasattr(value, "item") else value
+
+    return {
+        "rules": run.rules, "bots": list(run.bots), "seed": run.spec.seed, "deals": run.deals,
+        "worlds": run.worlds, "data": run.folder.as_posix(), "decisions": len(run.frame),
+        "valued": list(run.spec.extra.get("valued", REVIEWED)),
+        "tables": {
+            by: [
+                {by: number(group), **{key: number(v) for key, v in row.items()}}
+                for group, row in table.to_dict("index").items()
+            ]
+            for by, table in tables.items()
+        },
+    }  # fmt: skip
