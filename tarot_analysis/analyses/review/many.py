@@ -50,22 +50,18 @@ from typing import Any, Final
 import numpy as np
 import pandas as pd
 import pyarrow as pa
-from numba import njit
 
-from tarot_analysis._jit import chunk_states
 from tarot_analysis.analyses.review.deal import REVIEW_WORLDS
 from tarot_analysis.analyses.review.values import name_of
-from tarot_analysis.bots import MAX_PIMC_WORLDS, Bot, bot_rows, door, pimc, seat_rows
+from tarot_analysis.bots import MAX_PIMC_WORLDS, Bot
 from tarot_analysis.engine import state as S
-from tarot_analysis.engine.outcome import O_CONTRACT, O_PARTNER_1, O_PARTNER_2, O_TAKER
-from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError, deal_count, is_whole_number
 from tarot_analysis.game.rules import Rules, rules_to_dict
-from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import SPEC_FILE, RunResult, RunSpec, finished_run, read_dataset
 from tarot_analysis.runs.runner import run as run_chunks
 from tarot_analysis.stats import deal_interval
+from tarot_analysis.table.valued import FACTS, SIDES, valued_deals
 
 __all__ = [
     "COLUMNS",
@@ -104,109 +100,6 @@ COLUMNS: Final = (
 )  # fmt: skip
 #: The tables of :func:`loss_tables`: the column each groups by.
 GROUPS: Final = ("kind", "trick", "side", "contract")
-#: The sides of a seat in the deal as it ended (``none``: everyone passed).
-SIDES: Final = ("taker", "partner", "defence", "none")
-
-_F_DEAL, _F_SEAT, _F_STEP, _F_KIND, _F_TRICK, _F_PLAYED, _F_BEST, _F_WORLDS = range(8)
-_F_LEGAL, _F_SIDE, _F_CONTRACT = 8, 9, 10
-_N_FACTS: Final = 11
-
-
-@njit(cache=True, nogil=True)
-def _review_deals(
-    masks: Any, skip: int, bots: Any, p: Any, half: Any, worlds: int, endgame: int,
-    table_rng: Any, search_rng: Any, table_ws: Any, search_ws: Any, facts: Any, means_out: Any,
-    row: int,
-) -> int:  # fmt: skip
-    """Play every deal of ``masks`` with ``bots`` (a row per seat) from the table's generator
-    ``table_rng``; from deal ``skip`` on, before each bid, call, poignée and card with more
-    than one legal action, the search's values of the played action and the best into
-    ``means_out`` and the decision's facts into ``facts`` (see ``_F_*``), from row ``row``.
-    Returns the next free row."""
-    m = np.zeros(S.N_M, dtype=np.uint64)
-    s = np.zeros(S.N_S, dtype=np.int64)
-    means = np.zeros(S.N_ACTIONS, dtype=np.float64)
-    mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
-    no_forced = np.full(4, -1, dtype=np.int64)
-    for d in range(masks.shape[0]):
-        S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
-        first_row = row
-        step = 0
-        legal = 0
-        while s[S.S_KIND] != S.OVER:
-            kind = s[S.S_KIND]
-            seat = s[S.S_ACTOR]
-            valued = d >= skip and (
-                kind == S.BID or kind == S.CALL or kind == S.POIGNEE or kind == S.CARD
-            )
-            if valued:
-                S.legal_mask(m, s, p, mask)
-                legal = mask.sum()
-                valued = legal > 1
-            count, best, done = 0, 0, 0
-            if valued:
-                count, best, done = pimc.search_values(
-                    m, s, worlds, endgame if kind == S.CARD else 0, p, half, search_rng,
-                    search_ws, means,
-                )  # fmt: skip
-            trick = s[S.S_TRICK] + 1 if kind == S.CARD else 0
-            action = door.decide(m, s, seat, bots[seat], p, half, table_rng, table_ws)
-            if valued and (done > 0 or count == 1):
-                taken = 0  # the candidate standing for the action: the highest not above it
-                for c in range(count):
-                    if search_ws.candidates[c] <= action:
-                        taken = c
-                facts[row, _F_DEAL] = d - skip
-                facts[row, _F_SEAT] = seat
-                facts[row, _F_STEP] = step
-                facts[row, _F_KIND] = kind
-                facts[row, _F_TRICK] = trick
-                facts[row, _F_PLAYED] = action
-                facts[row, _F_WORLDS] = done
-                facts[row, _F_LEGAL] = legal
-                if done == 0 or taken == best or means[taken] >= means[best]:
-                    facts[row, _F_BEST] = action  # the cards alike, or the best played
-                    means_out[row, 0] = means[taken] if done > 0 else np.nan
-                    means_out[row, 1] = means_out[row, 0]
-                else:
-                    facts[row, _F_BEST] = search_ws.candidates[best]
-                    means_out[row, 0] = means[taken]
-                    means_out[row, 1] = means[best]
-                row += 1
-            S.apply(m, s, action, p, half)
-            step += 1
-        taker = s[S.S_OUT + O_TAKER]
-        for r in range(first_row, row):
-            seat = facts[r, _F_SEAT]
-            if taker < 0:
-                facts[r, _F_SIDE] = 3
-            elif seat == taker:
-                facts[r, _F_SIDE] = 0
-            elif seat == s[S.S_OUT + O_PARTNER_1] or seat == s[S.S_OUT + O_PARTNER_2]:
-                facts[r, _F_SIDE] = 1
-            else:
-                facts[r, _F_SIDE] = 2
-            facts[r, _F_CONTRACT] = s[S.S_OUT + O_CONTRACT]
-    return row
-
-
-def _steps_per_deal(rules: Rules) -> int:
-    """The most decisions a deal can hold: every card, a bid, a poignée and a chelem per seat,
-    the calls."""
-    return rules.players * rules.hand_size + 3 * rules.players + 2
-
-
-def _pieces(first: int, n: int, play_chunk_size: int) -> list[tuple[int, int, int]]:
-    """Deals ``first .. first + n`` as pieces of the play run's chunks: ``(play chunk,
-    offset in it, deals)``."""
-    pieces = []
-    deal = first
-    while deal < first + n:
-        chunk, offset = divmod(deal, play_chunk_size)
-        take = min(play_chunk_size - offset, first + n - deal)
-        pieces.append((chunk, offset, take))
-        deal += take
-    return pieces
 
 
 def review_chunk(
@@ -215,57 +108,32 @@ def review_chunk(
 ) -> pa.Table:  # fmt: skip
     """The rows of deals ``first .. first + n`` of a review (its chunk ``chunk``): each deal
     the play run's of that number, its decisions valued by the search (:data:`COLUMNS`)."""
-    from tarot_analysis.table.play import chunk_start
-
-    engine = engine_rules(rules)
-    p, half = engine.params, engine.half_points
-    searcher = bot_rows([Bot("pimc", worlds=worlds)])
-    rows, nets = seat_rows(list(bots), rules)
-    with held_interrupts():  # the workspaces' arrays come back as structures
-        search_ws = pimc.workspace(p, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
-        table_ws = door.workspace(p, engine.scoring, rows, nets)
-    search_ws.bot[:] = searcher[0]
-    search_rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 2)), 0, 1)[0]
-    endgame = pimc.ENDGAME_CARDS // rules.players
-    facts = np.zeros((n * _steps_per_deal(rules), _N_FACTS), dtype=np.int64)
-    means = np.zeros((len(facts), 2), dtype=np.float64)
-    row, done = 0, 0
-    for play_chunk, offset, take in _pieces(first, n, play_chunk_size):
-        masks, table_rng = chunk_start(
-            rules, seed, play_chunk, offset + take, chunk_size=play_chunk_size
-        )
-        start = row
-        found = _review_deals(
-            masks, offset, rows, p, half, worlds, endgame, table_rng, search_rng, table_ws,
-            search_ws, facts, means, row,
-        )  # fmt: skip
-        row = int(found)
-        facts[start:row, _F_DEAL] += first + done
-        done += take
-    facts, means = facts[:row], means[:row]
+    search_seed = np.random.SeedSequence(seed, spawn_key=(chunk, 2))
+    facts, means = valued_deals(rules, bots, seed, worlds, play_chunk_size, search_seed, first, n)
+    column = {name: facts[:, k] for k, name in enumerate(FACTS)}
     names = np.array([name_of(a, rules) for a in range(S.N_ACTIONS)], dtype=object)
     contracts = np.array([c.name for c in rules.contracts] + ["none"], dtype=object)
-    trick = facts[:, _F_TRICK]
+    trick = column["trick"]
     loss = np.where(np.isnan(means[:, 0]), 0.0, means[:, 1] - means[:, 0])
     return pa.table(
         {
-            "deal": pa.array(facts[:, _F_DEAL], pa.int64()),
-            "seat": pa.array(facts[:, _F_SEAT], pa.int8()),
-            "step": pa.array(facts[:, _F_STEP], pa.int16()),
-            "kind": pa.array(np.asarray(S.DECISIONS)[facts[:, _F_KIND]], pa.string()),
+            "deal": pa.array(column["deal"], pa.int64()),
+            "seat": pa.array(column["seat"], pa.int8()),
+            "step": pa.array(column["step"], pa.int16()),
+            "kind": pa.array(np.asarray(S.DECISIONS)[column["kind"]], pa.string()),
             "trick": pa.array(trick, pa.int8(), mask=trick == 0),
-            "bot": pa.array(np.asarray(bots, dtype=object)[facts[:, _F_SEAT]], pa.string()),
-            "side": pa.array(np.asarray(SIDES, dtype=object)[facts[:, _F_SIDE]], pa.string()),
-            "contract": pa.array(contracts[facts[:, _F_CONTRACT]], pa.string()),
-            "played": pa.array(names[facts[:, _F_PLAYED]], pa.string()),
-            "best": pa.array(names[facts[:, _F_BEST]], pa.string()),
-            "played_action": pa.array(facts[:, _F_PLAYED], pa.int16()),
-            "best_action": pa.array(facts[:, _F_BEST], pa.int16()),
+            "bot": pa.array(np.asarray(bots, dtype=object)[column["seat"]], pa.string()),
+            "side": pa.array(np.asarray(SIDES, dtype=object)[column["side"]], pa.string()),
+            "contract": pa.array(contracts[column["contract"]], pa.string()),
+            "played": pa.array(names[column["played"]], pa.string()),
+            "best": pa.array(names[column["best"]], pa.string()),
+            "played_action": pa.array(column["played"], pa.int16()),
+            "best_action": pa.array(column["best"], pa.int16()),
             "played_mean": pa.array(means[:, 0], pa.float64()),
             "best_mean": pa.array(means[:, 1], pa.float64()),
             "loss": pa.array(np.maximum(loss, 0.0), pa.float64()),
-            "worlds": pa.array(facts[:, _F_WORLDS], pa.int16()),
-            "legal": pa.array(facts[:, _F_LEGAL], pa.int16()),
+            "worlds": pa.array(column["worlds"], pa.int16()),
+            "legal": pa.array(column["legal"], pa.int16()),
         }
     )
 
