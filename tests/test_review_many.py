@@ -22,30 +22,35 @@ from tarot_analysis.analyses.review.many import (
 from tarot_analysis.bots import door, seat_rows
 from tarot_analysis.cli.program import main
 from tarot_analysis.engine.game import GameState
-from tarot_analysis.game.rules import load_rules
+from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.runner import chunk_path
 from tarot_analysis.table.compiled import advance
 from tarot_analysis.table.play import chunk_start, play
 
 FFT4 = load_rules("fft-4")
+FFT5 = load_rules("fft-5")
+#: A table whose random bots draw from the table's generator: a deal played from the wrong
+#: point of the play run's stream plays other cards.
+MIXED = ("heuristic", "random", "heuristic", "random")
 
 
-def _reviewed(folder: Path, deals: int = 6, **options: object) -> pd.DataFrame:
-    settings = {"worlds": 4, "seed": 7, "chunk_size": 4, "threads": 1} | options
-    review_deals(FFT4, deals, folder, **settings)  # type: ignore[arg-type]
+def _reviewed(
+    folder: Path, deals: int = 6, rules: Rules = FFT4, bots: tuple[str, ...] = MIXED
+) -> pd.DataFrame:
+    review_deals(rules, deals, folder, bots=bots, worlds=4, seed=7, chunk_size=4, threads=1)
     return read_review_run(folder).frame
 
 
 @pytest.fixture(scope="module")
 def reviewed(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
-    """Six deals of fft-4 heuristic seed 7, in chunks of 4: the second chunk starts within the
-    play run's first chunk."""
+    """Six deals of fft-4 seed 7 at a mixed table, in chunks of 4: the second chunk starts
+    within the play run's first chunk."""
     return _reviewed(tmp_path_factory.mktemp("review") / "run")
 
 
 def test_the_rows_are_the_play_runs_deals(reviewed: pd.DataFrame) -> None:
-    played = play(FFT4, 6, bots="heuristic", seed=7, keep_tricks=True)
+    played = play(FFT4, 6, bots=list(MIXED), seed=7, keep_tricks=True)
     assert played.tricks is not None and played.leaders is not None
     cards = reviewed[reviewed["kind"] == "card"]
     assert len(cards) > 50
@@ -74,7 +79,7 @@ def test_losses_are_never_negative_and_every_best_is_legal(reviewed: pd.DataFram
     # Step through each deal as the table plays it: the played and the best actions are legal
     # at the row's step, and the table's bot plays the row's action there.
     masks, rng = chunk_start(FFT4, 7, 0, 6)
-    rows, nets = seat_rows(["heuristic"] * 4, FFT4)
+    rows, nets = seat_rows(list(MIXED), FFT4)
     state = GameState(FFT4, masks[0])
     p, half = state.engine.params, state.engine.half_points
     with held_interrupts():  # the workspace's arrays come back as a structure
@@ -107,7 +112,7 @@ def test_a_resumed_run_gives_the_rows_of_an_uninterrupted_one(
     # A run stopped partway: a chunk never written, another's temporary file left behind.
     chunk_path(folder, 1).unlink()
     (folder / ".chunk-000000.parquet.tmp-999999").write_bytes(b"half a chunk")
-    result = review_deals(FFT4, 6, folder, worlds=4, seed=7, chunk_size=4, threads=1)
+    result = review_deals(FFT4, 6, folder, bots=MIXED, worlds=4, seed=7, chunk_size=4, threads=1)
     assert (result.computed, result.resumed) == (1, 1)
     pd.testing.assert_frame_equal(read_review_run(folder).frame, reviewed)
 
@@ -120,15 +125,19 @@ def test_the_tables_have_counts_and_intervals_clustered_by_deal(tmp_path: Path) 
         for column in ("decisions", "per_decision", "ci_low", "ci_high", "per_deal",
                        "deal_ci_low", "deal_ci_high", "share", "best_rate"):  # fmt: skip
             assert column in table.columns, (by, column)
-        assert table["decisions"].sum() == len(run.frame)
+        cards = run.frame["kind"] == "card"
+        assert table["decisions"].sum() == (cards.sum() if by == "trick" else len(run.frame))
         within = table.dropna(subset=["ci_low"])
         assert (within["ci_low"] <= within["per_decision"]).all()
         assert (within["per_decision"] <= within["ci_high"]).all()
         assert (table["deal_ci_low"] <= table["per_deal"]).all()
         assert (table["per_deal"] <= table["deal_ci_high"]).all()
         # a deal's losses summed by group add up to the deal's whole loss
-        assert table["per_deal"].sum() == pytest.approx(run.frame["loss"].sum() / run.deals)
-    assert list(tables["trick"].index) == sorted(tables["trick"].index)
+        lost = run.frame.loc[cards, "loss"] if by == "trick" else run.frame["loss"]
+        assert table["per_deal"].sum() == pytest.approx(lost.sum() / run.deals)
+    # every trick but the last, where each seat holds one card
+    assert list(tables["trick"].index) == list(range(1, FFT5.hand_size))
+    assert set(tables["side"].index) == {"taker", "partner", "defence"}
     overall = tables["all"].iloc[0]
     assert overall["per_decision"] == pytest.approx(run.frame["loss"].mean())
     # deals are the units: one deal's decisions weigh as one
@@ -139,9 +148,10 @@ def test_the_tables_have_counts_and_intervals_clustered_by_deal(tmp_path: Path) 
 
 
 def _folder_of(tmp_path: Path) -> Path:
-    folder = tmp_path / "data" / "review-fft-4-heuristic-seed7-6-w4"
+    """Six deals of fft-5 (every one played, seed 7) in a data folder."""
+    folder = tmp_path / "data" / "review-fft-5-heuristic-seed7-6-w4"
     if not folder.exists():
-        _reviewed(folder)
+        _reviewed(folder, rules=FFT5, bots=("heuristic",) * 5)
     return folder
 
 
@@ -195,16 +205,16 @@ def test_the_report_reads_a_review_run(tmp_path: Path) -> None:
     from tarot_analysis.report.html import Context
     from tarot_analysis.report.losses import section
 
-    context = Context(rules=FFT4, rules_argument="fft-4", bots=("heuristic",) * 4, seed=1,
+    context = Context(rules=FFT5, rules_argument="fft-5", bots=("heuristic",) * 5, seed=1,
                       deals=1000, auction_deals=1000)  # fmt: skip
     empty = tmp_path / "empty"
     empty.mkdir()
     none = section(context, empty)
     assert none.values["run"] is None
-    assert "tarot-analysis review --rules fft-4" in " ".join(none.values["example"])
+    assert "tarot-analysis review --rules fft-5" in " ".join(none.values["example"])
     folder = _folder_of(tmp_path)
-    assert [r.folder for r in find_review_runs(folder.parent, "fft-4")] == [folder]
-    assert find_review_runs(folder.parent, "fft-5") == []
+    assert [r.folder for r in find_review_runs(folder.parent, "fft-5")] == [folder]
+    assert find_review_runs(folder.parent, "fft-4") == []
     found = section(context, folder.parent)
     assert found.values["run"].folder == folder
     tables = [found.values[key] for key in ("kind", "trick", "side", "contract")]
