@@ -221,3 +221,34 @@ def test_the_report_reads_a_review_run(tmp_path: Path) -> None:
     assert all(table.rows for table in tables)
     caption = tables[0].caption
     assert "6 deals" in caption.n and "4 worlds" in caption.mode and "heuristic" in caption.bots
+
+
+@pytest.mark.slow
+def test_a_killed_command_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "killed"
+    argv = [sys.executable, "-m", "tarot_analysis.cli", "review", "--deals", "6", "--seed", "7",
+            "--bots", *MIXED, "--worlds", "4", "--chunk-size", "1", "--threads", "1",
+            "--no-progress", "--data", str(folder)]  # fmt: skip
+    root = Path(__file__).resolve().parent.parent
+    child = subprocess.Popen(argv, cwd=root, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        while len(list(folder.glob("chunk-*.parquet"))) < 2:
+            assert child.poll() is None, child.communicate()
+            time.sleep(0.001)
+        child.send_signal(signal.SIGKILL)
+        child.wait(timeout=60)
+    finally:
+        child.kill()
+        child.wait()
+    kept = len(list(folder.glob("chunk-*.parquet")))
+    assert 2 <= kept < 6
+    done = subprocess.run(argv, cwd=root, capture_output=True, text=True, check=True)
+    assert f"{6 - kept} chunks computed, {kept} kept" in done.stdout, done.stdout
+    whole = tmp_path / "whole"
+    review_deals(FFT4, 6, whole, bots=MIXED, worlds=4, seed=7, chunk_size=1, threads=1)
+    pd.testing.assert_frame_equal(read_review_run(folder).frame, read_review_run(whole).frame)
