@@ -49,7 +49,8 @@ def find_losses(data_dir: str | os.PathLike[str], rules_name: str) -> Any:
 
     runs = find_review_runs(data_dir, rules_name)
     heuristic = [r for r in runs if set(r.bots) == {EXAMPLE_BOTS}]
-    return (heuristic or runs or [None])[0]
+    chosen = heuristic or runs
+    return chosen[0] if chosen else None
 
 
 def review_command(context: Context, data_dir: str | os.PathLike[str]) -> list[str]:
