@@ -221,6 +221,19 @@ def test_the_report_reads_a_review_run(tmp_path: Path) -> None:
     assert all(table.rows for table in tables)
     caption = tables[0].caption
     assert "6 deals" in caption.n and "4 worlds" in caption.mode and "heuristic" in caption.bots
+    # Rendered: the tables with their counts and intervals, the run named; without a run, the
+    # command that makes one.
+    from tarot_analysis.report.build import render_page
+
+    page = render_page("t", "l", [found])
+    for key in ("kind", "trick", "side", "contract"):
+        assert f'id="table-losses-{key}"' in page
+    assert "fft-5, heuristic at every seat, 6 deals of play seed 7" in page
+    assert "review-fft-5-heuristic-seed7-6-w4" in page
+    assert "partner" in page and "–" in page  # an interval
+    empty_page = render_page("t", "l", [none])
+    assert "No review of these rules" in empty_page and "table-losses" not in empty_page
+    assert "--deals 200" in empty_page and "--bots heuristic" in empty_page
 
 
 @pytest.mark.slow
