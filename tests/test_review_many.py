@@ -187,6 +187,8 @@ def test_the_command_tables_and_json(tmp_path: Path, capsys: pytest.CaptureFixtu
         (["review", "--deals", "5", "--seat", "1"], "--seat: for a game record"),
         (["review", "game.toml", "--rules", "fft-5"], "--rules: with --deals"),
         (["review", "--deals", "5", "--bots", "heuristic", "random"], "seats 4 bots, got 2"),
+        (["review", "--deals", "5", "--worlds", "99999"], "worlds must be a whole number from 1"),
+        (["review", "--deals", "5", "--rules", "tarocco"], "for the French presets"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(

@@ -192,7 +192,6 @@ def _review_deals(args: argparse.Namespace) -> int:
         seated,
     )
     from tarot_analysis.game.rules import load_rules
-    from tarot_analysis.runs.simulate import check_writable_folder
 
     rules = load_rules(args.rules or "fft-4")
     names = seated(rules, args.bots)  # an unknown bot fails here, before anything is written
@@ -201,7 +200,6 @@ def _review_deals(args: argparse.Namespace) -> int:
 
         raise TarotInputError(f"{rules.name}: a review of many deals is for the French presets")
     folder = args.data or review_folder(rules, names, args.seed, args.deals, args.worlds)
-    check_writable_folder(folder, " for the run's chunks")
     args.kept = f"the chunks finished so far are kept in {folder}; the same command goes on"
     started = time.perf_counter()
     with dask_client(args.scheduler, args.workers) as client:
