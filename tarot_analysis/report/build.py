@@ -20,6 +20,7 @@ from tarot_analysis.report import (
     hands,
     ladder,
     limits,
+    losses,
     model,
     reading,
     run,
@@ -181,6 +182,7 @@ def build_report(
             ("contracts at the table", lambda: contracts.section(auction, context)),
             ("up the ladder of bots", lambda: ladder.section(found, context, data_dir)),
             ("a bound no bot's skill enters", lambda: bound.section(context, data_dir)),
+            ("where the heuristic loses most", lambda: losses.section(context, data_dir)),
             ("hand statistics", lambda: hands.section(hand_run, context)),
         ]
         sections = []

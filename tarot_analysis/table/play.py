@@ -55,8 +55,8 @@ from tarot_analysis.table.compiled import play_deals
 from tarot_analysis.table.python_bots import bot_name, is_python_bot, play_python
 
 __all__ = [
-    "LAST_DEAL", "ContractCounts", "PlayResult", "ScriptRefused", "play", "play_counts",
-    "play_given", "replay",
+    "LAST_DEAL", "ContractCounts", "PlayResult", "ScriptRefused", "chunk_start", "play",
+    "play_counts", "play_given", "replay",
 ]  # fmt: skip
 
 #: The highest deal number: a run's files store deal numbers (and counts of deals) as 64-bit
@@ -713,6 +713,25 @@ def replay(
         | _run_extras(rules)
     )
     return result
+
+
+def chunk_start(
+    rules: Rules,
+    seed: int | np.random.SeedSequence | None,
+    chunk: int,
+    n: int,
+    *,
+    chunk_size: int | None = None,
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """The first ``n`` deals of chunk ``chunk`` of the run ``play(rules, …, seed=seed,
+    chunk_size=chunk_size)`` as dealt ``(n, players + 1, 2)``, and its bots' generator as it
+    stands before the chunk's first deal: the bots of a table that decide from them, deal after
+    deal, play that run's very deals (:func:`replay` plays one this way). French presets."""
+    _no_tarocco(rules)
+    table = _table(rules, n, "random", seed, None, run_chunk_size(rules, chunk_size))
+    masks = np.zeros((n, table.plan.groups, 2), dtype=np.uint64)
+    deal_chunk(table.plan, DealStream.open(table.plan, table.root, chunk), n, masks)
+    return masks, _bot_rng(table.root, chunk)
 
 
 def run_chunk_size(rules: Rules, chunk_size: int | None) -> int:

@@ -6,7 +6,9 @@ could not tell apart, where the points were lost, and what would have happened o
 - :mod:`.values`: one decision's actions valued by the search and, at a card, the solver;
 - :mod:`.deal`: :func:`review`, every decision of a deal, and the losses summed;
 - :mod:`.text`: the review told as text;
-- :mod:`.what_if`: one action replaced, the rest of the deal played by bots.
+- :mod:`.what_if`: one action replaced, the rest of the deal played by bots;
+- :mod:`.many`: the deals of a ``play`` run reviewed into a run folder, and where the bots
+  lose most (the compiled loop is :mod:`tarot_analysis.table.valued`).
 """
 
 from __future__ import annotations

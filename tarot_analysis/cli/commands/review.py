@@ -6,10 +6,11 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
-from tarot_analysis.cli.arguments import positive, positive_seconds, seed
+from tarot_analysis.cli.arguments import number_of_deals, positive, positive_seconds, seed
 from tarot_analysis.cli.commands import bots_argument
+from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
 # `tarot-analysis --help` and a mistake in the arguments quick (see tarot_analysis.cli.commands).
@@ -23,10 +24,15 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Review a played deal (a TOML game record, or the JSON of 'replay --json'): every "
             "decision valued by the search over the worlds its seat could not tell apart, the "
-            "points the action taken lost, and with --time-limit the same with every card seen."
+            "points the action taken lost, and with --time-limit the same with every card seen. "
+            "Without GAME, --deals N reviews the deals 'play --rules R --seed S --deals N --bots "
+            "B' plays, stored as a run under --data, and tables where the bots lose most."
         ),
     )
-    review.add_argument("game", metavar="GAME", help="the game record: a .toml or .json file")
+    review.add_argument(
+        "game", metavar="GAME", nargs="?", default=None,
+        help="the game record: a .toml or .json file (or --deals for a play run's deals)",
+    )  # fmt: skip
     review.add_argument(
         "--seat", type=int, nargs="+", default=None, metavar="S",
         help="review these seats' decisions only (default every seat)",
@@ -34,6 +40,25 @@ def add_parser(subparsers: Any) -> None:
     review.add_argument(
         "--worlds", type=positive, default=128,
         help="worlds the search draws a decision (default 128)",
+    )  # fmt: skip
+    review.add_argument(
+        "--deals", type=number_of_deals, default=None,
+        help="review the first N deals of a play run (of --rules, --seed, --bots) instead of GAME",
+    )  # fmt: skip
+    review.add_argument(
+        "--rules", default=None, help="with --deals: preset name or TOML file (default fft-4)"
+    )
+    review.add_argument(
+        "--chunk-size", type=positive, default=None,
+        help="with --deals: deals per chunk of the run (default 20)",
+    )  # fmt: skip
+    review.add_argument(
+        "--threads", type=positive, default=None,
+        help="with --deals: threads (default: every core)",
+    )  # fmt: skip
+    review.add_argument(
+        "--data", default=None,
+        help="with --deals: folder of the run's Parquet chunks (default under data/)",
     )  # fmt: skip
     review.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     review.add_argument(
@@ -50,7 +75,8 @@ def add_parser(subparsers: Any) -> None:
     )  # fmt: skip
     review.add_argument(
         "--bots", nargs="+", default=["heuristic"], metavar="BOT",
-        help="what if: the bots that play the rest of the deal (default heuristic)",
+        help="what if: the bots that play the rest of the deal; with --deals: the bots of the "
+        "play run, one for every seat or one a seat (default heuristic)",
     )  # fmt: skip
     review.add_argument(
         "--html", default=None, metavar="FILE",
@@ -58,13 +84,42 @@ def add_parser(subparsers: Any) -> None:
     )  # fmt: skip
     review.add_argument("--no-progress", action="store_true", help="no progress bar")
     review.add_argument("--json", action="store_true", help="print one JSON object")
+    add_cluster_options(review)
     review.set_defaults(handler=run)
+
+
+#: The options that belong to the review of one game record, not to a play run's deals.
+_ONE_DEAL: Final = (
+    ("seat", "--seat"), ("time_limit", "--time-limit"), ("from_", "--from"), ("play", "--play"),
+    ("html", "--html"),
+)  # fmt: skip
+#: The options that belong to a play run's deals, not to a game record.
+_MANY_DEALS: Final = (
+    ("rules", "--rules"), ("chunk_size", "--chunk-size"), ("threads", "--threads"),
+    ("data", "--data"), ("scheduler", "--scheduler"), ("workers", "--workers"),
+)  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis review``: the review of a deal, or a what-if."""
     from tarot_analysis.errors import TarotInputError
 
+    if args.game is not None and args.deals is not None:
+        raise TarotInputError(
+            "give a game record (GAME) or --deals N for a play run's deals, not both"
+        )
+    if args.game is None and args.deals is None:
+        raise TarotInputError(
+            "give a game record (GAME), or --deals N to review a play run's deals"
+        )
+    if args.deals is not None:
+        given = [flag for name, flag in _ONE_DEAL if getattr(args, name) is not None]
+        if given:
+            raise TarotInputError(f"{', '.join(given)}: for a game record, not with --deals")
+        return _review_deals(args)
+    given = [flag for name, flag in _MANY_DEALS if getattr(args, name) is not None]
+    if given:
+        raise TarotInputError(f"{', '.join(given)}: with --deals, not for a game record")
     if (args.from_ is None) != (args.play is None):
         raise TarotInputError("--from and --play go together: the decision, then the action")
     from tarot_analysis.analyses.review.record import read_record
@@ -118,4 +173,55 @@ def _what_if(args: argparse.Namespace, record: Any) -> int:
         print(json.dumps(result.to_json(), ensure_ascii=False))
     else:
         print(describe_what_if(result))
+    return 0
+
+
+def _review_deals(args: argparse.Namespace) -> int:
+    """``review --deals N``: the deals of a play run reviewed into a run folder, then the
+    tables of where the bots lose most."""
+    import time
+
+    from tarot_analysis.analyses.review.many import (
+        DEFAULT_CHUNK_SIZE,
+        describe_losses,
+        loss_tables,
+        losses_json,
+        read_review_run,
+        review_deals,
+        review_folder,
+        seated,
+    )
+    from tarot_analysis.game.rules import load_rules
+
+    rules = load_rules(args.rules or "fft-4")
+    names = seated(rules, args.bots)  # an unknown bot fails here, before anything is written
+    if rules.tarocco is not None:
+        from tarot_analysis.errors import TarotInputError
+
+        raise TarotInputError(f"{rules.name}: a review of many deals is for the French presets")
+    folder = args.data or review_folder(rules, names, args.seed, args.deals, args.worlds)
+    args.kept = f"the chunks finished so far are kept in {folder}; the same command goes on"
+    started = time.perf_counter()
+    with dask_client(args.scheduler, args.workers) as client:
+        result = review_deals(
+            rules, args.deals, folder, bots=names, worlds=args.worlds, seed=args.seed,
+            chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, threads=args.threads,
+            progress=not (args.no_progress or args.json), client=client,
+        )  # fmt: skip
+    elapsed = time.perf_counter() - started
+    run = read_review_run(folder)
+    tables = loss_tables(run)
+    if args.json:
+        print(json.dumps(
+            losses_json(run, tables) | {
+                "chunks": result.chunks, "computed": result.computed, "resumed": result.resumed,
+                "seconds": round(elapsed, 3),
+            }, ensure_ascii=False,
+        ))  # fmt: skip
+        return 0
+    print(describe_losses(run, tables))
+    print(
+        f"\nRows in {folder}: {result.computed} chunks computed, {result.resumed} kept from an "
+        f"earlier run, {elapsed:.1f} s"
+    )
     return 0
