@@ -23,10 +23,12 @@ Ctrl-C that was dropped stops it there.
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import Any
 
 __all__ = ["held_interrupts", "noted_interrupts", "raise_if_interrupted"]
 
@@ -64,7 +66,8 @@ def held_interrupts() -> Iterator[None]:
 def noted_interrupts() -> Iterator[None]:
     """For the time of the block, Ctrl-C raises ``KeyboardInterrupt`` as Python's own handler
     does, and is remembered, so that :func:`raise_if_interrupted` raises it again if it was
-    swallowed. Only on the main thread, and only over Python's own handler."""
+    dropped; one dropped in a finaliser is not printed. Only on the main thread, and only over
+    Python's own handler."""
     if (
         threading.current_thread() is not threading.main_thread()
         or signal.getsignal(signal.SIGINT) is not signal.default_int_handler
@@ -76,12 +79,21 @@ def noted_interrupts() -> Iterator[None]:
         _noted.set()
         raise KeyboardInterrupt
 
+    told = sys.unraisablehook
+
+    def tell(unraisable: Any) -> None:
+        # A Ctrl-C dropped in a finaliser is noted: the run's one line will say it.
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            told(unraisable)
+
     _noted.clear()
     signal.signal(signal.SIGINT, interrupt)
+    sys.unraisablehook = tell
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        sys.unraisablehook = told
         _noted.clear()
 
 
