@@ -378,19 +378,17 @@ def _read_arrays(source: Path) -> tuple[dict[str, Any], dict[str, npt.NDArray[An
         with zipfile.ZipFile(source) as archive:
             members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
             if "metadata" not in members:
-                names = ("weights", "widths", "metadata")
-                missing = [name for name in names if name not in members]
+                missing = [n for n in ("weights", "widths", "metadata") if n not in members]
                 raise TarotInputError(
                     f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
                 )
             metadata = _metadata(
                 source, _read_member(source, archive, members["metadata"], _MAX_BYTES["metadata"])
             )
+            names = ["weights", "widths"]
             if metadata["format"] == ACTION_IN_FORMAT:
                 _check_layer_counts(source, metadata)
                 names = [f"{n}_{a}" for n in _layer_names(metadata) for a in ("w", "b")]
-            else:
-                names = ["weights", "widths"]
             missing = [name for name in names if name not in members]
             if missing:
                 raise TarotInputError(
@@ -469,8 +467,8 @@ def _metadata(source: Path, array: npt.NDArray[Any]) -> dict[str, Any]:
 def _check_layer_counts(source: Path, metadata: dict[str, Any]) -> None:
     """Refuse an action-in network's layers that a table does not seat: at least one in its
     trunk and one in its head, :data:`MAX_WIDTHS` widths in all."""
-    trunk, head = metadata.get("trunk_layers"), metadata.get("head_layers")
-    if not (_is_count(trunk) and _is_count(head) and trunk + head + 1 <= MAX_WIDTHS):
+    trunk, head = metadata.get("trunk_layers", 0), metadata.get("head_layers", 0)
+    if not (_is_count(trunk) and _is_count(head)) or trunk + head + 1 > MAX_WIDTHS:
         raise TarotInputError(
             f"{source}: its layers ({_shown(trunk)} in the trunk, {_shown(head)} in the head) "
             f"are not a network a table seats: at least one of each, {MAX_WIDTHS - 1} in all"
