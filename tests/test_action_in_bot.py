@@ -139,6 +139,38 @@ def test_compiled_scores_are_the_training_networks(
     assert compared > 50
 
 
+def test_the_seated_bot_takes_the_networks_best_action(tmp_path: Path) -> None:
+    path = _saved(tmp_path / "net.npz", trunk=(16, 8), head=(8,))
+    params, _ = load_action_in(path, "fft-4")
+    rules = load_rules("fft-4")
+    rows, nets = seat_rows([f"learned:{path}"] * 4, rules)
+    states = [state for seed in range(4, 8) for state in _decisions(seed)]
+    with held_interrupts():
+        ws = door.workspace(states[0].engine.params, states[0].engine.scoring, rows, nets)
+    rng = chunk_states(np.random.SeedSequence(1), 0, 1)[0]
+    asked = 0
+    for state in states:
+        legal = state.legal_actions()
+        if len(legal) < 2 or state.decision not in ("bid", "card"):
+            continue
+        seat = state.actor
+        hint = door.decide_rules(
+            state.m, state.s, seat, rows[seat], state.engine.params, rng, ws.plan
+        )
+        features, listed = action_features(state, seat, int(hint))
+        expected = scores(
+            np, params, encode(state, seat)[None, :].astype(np.float32),
+            (features.astype(np.float32) * FEATURE_SCALE)[None],
+        )[0]  # fmt: skip
+        chosen = door.decide(
+            state.m, state.s, seat, rows[seat], state.engine.params, state.engine.half_points,
+            rng, ws,
+        )  # fmt: skip
+        assert chosen == listed[int(np.argmax(expected))]
+        asked += 1
+    assert asked > 50
+
+
 def test_the_action_in_bot_plays_whole_deals_at_the_table(tmp_path: Path) -> None:
     path = _saved(tmp_path / "net.npz", trunk=(16,), head=(8,))
     seated = [f"learned:{path}", "heuristic"] * 2
