@@ -20,7 +20,7 @@ import time
 import numpy as np
 
 from tarot_analysis import __version__
-from tarot_analysis.bots import BOTS
+from tarot_analysis.bots import BOTS, Bot
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS
 from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.runs.simulate import default_threads
@@ -50,11 +50,16 @@ def main() -> None:
     parser.add_argument("--rules", default="fft-4")
     parser.add_argument("--deals", type=int, default=400_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--bots", nargs="+", default=["heuristic", "random"], choices=sorted(BOTS))
+    parser.add_argument(
+        "--bots", nargs="+", default=["heuristic", "random"],
+        help=f"bots by name ({', '.join(BOTS)}, learned:PATH...; default heuristic random)",
+    )  # fmt: skip
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
 
     rules = load_rules(args.rules)
+    for bot in args.bots:
+        Bot.parse(bot)  # a wrong name said before any deal
     threads = default_threads()
     result: dict[str, object] = {
         "rules": rules.name,
@@ -88,11 +93,12 @@ def main() -> None:
             f"  {bot:<10} {all_cores:12,.0f} {one_thread:12,.0f} {share:8.1%} "
             f"{all_cores * share:12,.0f}"
         )
-    if "random" in args.bots:
-        baseline = {bot: rate for bot, rate, _, _ in rows}["random"]
-        for bot, all_cores, _, _ in rows:
-            if bot != "random":
-                print(f"  {bot} / random: {all_cores / baseline:.2f}x")
+    for base in ("random", "heuristic"):
+        if base in args.bots:
+            baseline = {bot: rate for bot, rate, _, _ in rows}[base]
+            for bot, all_cores, _, _ in rows:
+                if bot not in ("random", base):
+                    print(f"  {bot} / {base}: {all_cores / baseline:.3f}x")
 
 
 if __name__ == "__main__":

@@ -124,8 +124,8 @@ def test_an_archive_of_other_arrays_is_not_a_model(tmp_path: Path) -> None:
     _rewrite(path, kind="something else")
     with pytest.raises(TarotInputError, match="not a model of tarot-analysis"):
         load_model(path, "fft-4")
-    _rewrite(path, kind="tarot-analysis learned bot", format=MODEL_FORMAT + 1)
-    with pytest.raises(TarotInputError, match="of format 2; this version reads format 1"):
+    _rewrite(path, kind="tarot-analysis learned bot", format=MODEL_FORMAT + 2)
+    with pytest.raises(TarotInputError, match="of format 3; this version reads formats 1 and 2"):
         load_model(path, "fft-4")
 
 

@@ -3,11 +3,15 @@ buffer, deals held out whole, an action-in network saved and read back."""
 
 from __future__ import annotations
 
+import json
+import shutil
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tarot_analysis.bots.learned import load_model
+from tarot_analysis.cli import main
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.learning.compact import Batch
@@ -16,6 +20,7 @@ from tarot_analysis.learning.streaming import (
     StreamingOptions,
     inputs_of,
     is_held_out,
+    lesson_format_of,
     load_action_in,
     scores,
     stream_decisions,
@@ -82,3 +87,58 @@ def test_an_action_in_network_trains_saves_and_reads_back(lessons: Path, tmp_pat
     assert again["held_out"] == report["held_out"]  # the same seed, the same network
     with pytest.raises(TarotInputError, match="its rules is 'fft-4', not 'fft-5'"):
         load_action_in(out, "fft-5")
+
+
+def test_the_first_chunks_of_a_run_going_on_are_read_and_no_more(
+    lessons: Path, tmp_path: Path
+) -> None:
+    going_on = tmp_path / "going-on"
+    going_on.mkdir()
+    for name in ("_run.json", "chunk-000000.parquet", "chunk-000001.parquet"):
+        shutil.copy(lessons / name, going_on / name)
+    whole = [block.rows for block in stream_decisions(lessons, 4)]
+    assert [block.rows for block in stream_decisions(going_on, 4, chunks=2)] == whole[:2]
+    with pytest.raises(TarotInputError, match="the run is not finished"):
+        next(stream_decisions(going_on, 4))
+    with pytest.raises(TarotInputError, match="its first 2 chunks are on disk, not 3"):
+        next(stream_decisions(going_on, 4, chunks=3))
+    with pytest.raises(TarotInputError, match="the run has 3 chunks, not 4"):
+        next(stream_decisions(going_on, 4, chunks=4))
+
+
+@pytest.mark.slow
+def test_the_commands_teach_compact_lessons_and_train_an_action_in_network(
+    lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    taught = tmp_path / "taught"
+    argv = ["teach", "--deals", "1", "--worlds", "2", "--threads", "1", "--no-progress"]
+    assert main([*argv, "--lesson-format", "2", "--data", str(taught), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["lesson_format"] == 2
+    assert lesson_format_of(taught) == 2 and lesson_format_of(lessons) == 2
+    out = tmp_path / "net.npz"
+    argv = ["train", str(lessons), "--out", str(out), "--trunk", "16", "--head", "8"]
+    argv += ["--epochs", "1", "--buffer", "64", "--steps", "3", "--no-progress", "--json"]
+    assert main(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["steps"] == 3 and report["decisions_seen"] <= 3 * 256
+    model = load_model(out, "fft-4")
+    assert model.trunk == 1 and model.widths == (1378, 16, 8, 1)
+    assert model.decides == ("bid", "call", "poignee", "card")
+
+
+@pytest.mark.parametrize(
+    ("extra", "said"),
+    [
+        (["--chunks", "9"], "the run has 3 chunks, not 9"),
+        (["--trunk", "8", "8", "8", "--head", "8", "8"], "1 to 4 hidden layers in all"),
+        (["--decides", "ecart2"], "the decisions a network takes are among"),
+    ],
+)
+def test_the_command_refuses_bad_training_in_one_line(
+    lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], said: str
+) -> None:
+    argv = ["train", str(lessons), "--out", str(tmp_path / "net.npz"), "--no-progress", *extra]
+    assert main(argv) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and said in lines[0]
+    assert not (tmp_path / "net.npz").exists()

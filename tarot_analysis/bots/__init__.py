@@ -55,7 +55,9 @@ B_SHIFT_0: Final = 3
 #: :mod:`tarot_analysis.engine.state`; the heuristic takes the others), for each decision kind
 #: the gain in hundredths of a point its network must predict over the heuristic's action to
 #: take another (``B_MARGIN_0 + kind``, :attr:`tarot_analysis.bots.learned.Model.margins`), how
-#: many widths its network has and the widths themselves (inputs, hidden layers, outputs).
+#: many widths its network has and the widths themselves (inputs, hidden layers, outputs), and
+#: for an action-in network the layers of its trunk (``B_TRUNK``; 0: a flat network, one
+#: output per action).
 B_NET: Final = B_SHIFT_0 + N_BID_SHIFTS
 B_LEARNS: Final = B_NET + 1
 B_MARGIN_0: Final = B_NET + 2
@@ -64,7 +66,8 @@ B_DEPTH: Final = B_MARGIN_0 + N_DECISION_KINDS
 B_WIDTH_0: Final = B_DEPTH + 1
 #: The most layers of widths a learned bot's network may have: inputs, four hidden, outputs.
 MAX_WIDTHS: Final = 6
-N_BOT_COLUMNS: Final = B_WIDTH_0 + MAX_WIDTHS
+B_TRUNK: Final = B_WIDTH_0 + MAX_WIDTHS
+N_BOT_COLUMNS: Final = B_TRUNK + 1
 
 _KNOWN: Final = (
     f"known: {', '.join(BOTS)}, pimc:N (N worlds a card), pimc:N:E (and the last E tricks "
@@ -240,6 +243,7 @@ def seat_rows(
         ]
         row[B_DEPTH] = len(model.widths)
         row[B_WIDTH_0 : B_WIDTH_0 + len(model.widths)] = model.widths
+        row[B_TRUNK] = model.trunk
     weights = np.concatenate(nets) if nets else np.zeros(0, dtype=np.float32)
     return rows, weights
 

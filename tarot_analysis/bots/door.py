@@ -44,6 +44,7 @@ from tarot_analysis.bots import (
     random_bot,
 )
 from tarot_analysis.engine import params as R
+from tarot_analysis.engine.action_features import N_ACTION_FEATURES
 from tarot_analysis.engine.cardsets import N_SUIT_CARDS, ONE, ZERO, lowest, size
 from tarot_analysis.engine.core import ecart_sets, poignee_level
 from tarot_analysis.engine.state import (
@@ -88,6 +89,8 @@ class Workspace(NamedTuple):
     out: Any  # float32 (N_ACTIONS,): a network's outputs
     scratch: Any  # float32: a network's hidden values
     mask: Any  # bool (N_ACTIONS,): the legal actions
+    features: Any  # uint8 (N_ACTIONS, N_ACTION_FEATURES): an action-in network's features
+    actions: Any  # int64 (N_ACTIONS,): the actions of those rows
 
 
 @njit(cache=True)
@@ -101,6 +104,8 @@ def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         out=np.zeros(N_ACTIONS, dtype=np.float32),
         scratch=np.zeros(margin.table_scratch(bots), dtype=np.float32),
         mask=np.zeros(N_ACTIONS, dtype=np.bool_),
+        features=np.zeros((N_ACTIONS, N_ACTION_FEATURES), dtype=np.uint8),
+        actions=np.zeros(N_ACTIONS, dtype=np.int64),
     )  # fmt: skip
 
 
@@ -143,8 +148,9 @@ def _learned(
     more than the bot's margin over the heuristic's action; the heuristic's otherwise."""
     ruled = decide_rules(m, s, seat, bot, p, rng, ws.plan)
     return margin.override(
-        m, s, seat, ruled, bot, p, half, ws.nets, ws.x, ws.out, ws.scratch, ws.mask
-    )
+        m, s, seat, ruled, bot, p, half, ws.nets, ws.x, ws.out, ws.scratch, ws.mask,
+        ws.features, ws.actions,
+    )  # fmt: skip
 
 
 @njit(**KERNEL)

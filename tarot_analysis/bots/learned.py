@@ -19,6 +19,18 @@ players, the encoding's version and length, the widths, the training's seed, row
 :func:`load_model` refuses, in one line naming the file, a model of another preset, another
 number of players or another encoding version: its inputs would mean something else.
 
+An *action-in* network (format 2, :data:`ACTION_IN_FORMAT`, written by
+:func:`tarot_analysis.learning.streaming.save_action_in`) scores each legal action from the
+state and that action's features (:mod:`tarot_analysis.engine.action_features`): a trunk of
+layers over the encoding gives the state's vector, and a head, the same weights for every
+action, reads that vector beside the action's features to one score. Its file holds each
+layer as ``trunk_K_w``, ``trunk_K_b``, ``head_K_w``, ``head_K_b``; :func:`load_model` checks it
+as a flat network's (and the features' version too) and lays it flat the same way, its widths
+``(inputs, trunk..., head..., 1)`` and :attr:`Model.trunk` its trunk's layers, the head's first
+matrix reading the trunk's last width plus the features. :func:`decide_action_in` computes
+the features and the encoding of a seat's decision and scores every legal action
+(:func:`action_scores`).
+
 >>> import numpy as np
 >>> widths = np.array([3, 2, 2], dtype=np.int64)
 >>> weights = np.array([1, 0, 0, 1, 1, 1, 0, 0,  1, 0, 0, -1, 0.5, 0], dtype=np.float32)
@@ -46,6 +58,12 @@ import numpy.typing as npt
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
+from tarot_analysis.engine.action_features import (
+    FEATURE_SCALE,
+    FEATURES_VERSION,
+    N_ACTION_FEATURES,
+    action_features_into,
+)
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encode_into, encoding_size
 from tarot_analysis.engine.state import DECISIONS, MAX_SEATS, N_ACTIONS, legal_mask
 from tarot_analysis.errors import TarotInputError
@@ -53,6 +71,7 @@ from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.runs.files import replacing
 
 __all__ = [
+    "ACTION_IN_FORMAT",
     "LEARNABLE",
     "MAX_ENCODING",
     "MAX_HIDDEN_WIDTH",
@@ -60,7 +79,9 @@ __all__ = [
     "MAX_WEIGHTS",
     "MODEL_FORMAT",
     "Model",
+    "action_scores",
     "choose",
+    "decide_action_in",
     "decide_learned",
     "flatten",
     "forward",
@@ -73,8 +94,13 @@ __all__ = [
 
 #: The longest encoding, of six players: a seat's encoding fits in this many numbers.
 MAX_ENCODING: Final = encoding_size(MAX_SEATS)
-#: The layout of a model file; a file of another format is refused.
+#: The layout of a flat network's model file; a file of another format is refused.
 MODEL_FORMAT: Final = 1
+#: The layout of an action-in network's model file
+#: (:func:`tarot_analysis.learning.streaming.save_action_in`).
+ACTION_IN_FORMAT: Final = 2
+#: The formats this version reads.
+MODEL_FORMATS: Final = (MODEL_FORMAT, ACTION_IN_FORMAT)
 #: What the metadata of a model file names itself.
 MODEL_KIND: Final = "tarot-analysis learned bot"
 _ARRAYS: Final = ("weights", "widths", "metadata")
@@ -108,6 +134,13 @@ class Model:
     weights: npt.NDArray[np.float32]  # flat, for compiled code
     layout: npt.NDArray[np.int64]  # ``widths`` as an array, for compiled code
     metadata: dict[str, Any] = field(default_factory=dict)  # the training's seed, rows, report
+    trunk: int = 0  # an action-in network's trunk layers; 0: a flat network
+
+    @property
+    def form(self) -> int:
+        """The format of the model's file: :data:`MODEL_FORMAT` for a flat network,
+        :data:`ACTION_IN_FORMAT` for an action-in one."""
+        return ACTION_IN_FORMAT if self.trunk else MODEL_FORMAT
 
     @property
     def decides(self) -> tuple[str, ...]:
@@ -130,20 +163,25 @@ class Model:
         return sum(1 << DECISIONS.index(name) for name in self.decides)
 
     def scratch(self) -> npt.NDArray[np.float32]:
-        """A scratch buffer for :func:`forward` with this network."""
-        return np.zeros(scratch_size(self.layout), dtype=np.float32)
+        """A scratch buffer for :func:`forward` (:func:`action_scores`) with this network."""
+        return np.zeros(scratch_size(self.layout, self.trunk), dtype=np.float32)
 
 
-def weights_length(widths: Sequence[int] | npt.NDArray[np.int64]) -> int:
-    """The length of the flat weights of a network of ``widths``."""
+def weights_length(widths: Sequence[int] | npt.NDArray[np.int64], trunk: int = 0) -> int:
+    """The length of the flat weights of a network of ``widths`` (an action-in network's with
+    ``trunk`` layers in its trunk: its head's first layer also reads the action's
+    :data:`~tarot_analysis.engine.action_features.N_ACTION_FEATURES` features)."""
     sizes = [int(w) for w in widths]
-    return sum(a * b + b for a, b in itertools.pairwise(sizes))
+    extra = N_ACTION_FEATURES * sizes[trunk + 1] if trunk else 0
+    return sum(a * b + b for a, b in itertools.pairwise(sizes)) + extra
 
 
-def scratch_size(widths: Sequence[int] | npt.NDArray[np.int64]) -> int:
-    """The scratch :func:`forward` needs: twice the widest hidden layer (at least 1)."""
+def scratch_size(widths: Sequence[int] | npt.NDArray[np.int64], trunk: int = 0) -> int:
+    """The scratch :func:`forward` needs: twice the widest hidden layer (at least 1); five
+    times for an action-in network (:func:`action_scores`: its trunk's two, the head's part
+    of the state, the head's two)."""
     hidden = [int(w) for w in widths[1:-1]]
-    return 2 * max(hidden, default=1)
+    return (5 if trunk else 2) * max(hidden, default=1)
 
 
 def flatten(
@@ -224,15 +262,18 @@ def save_model(
 
 
 def load_model(path: str | os.PathLike[str], rules: Rules | str) -> Model:
-    """The network in ``path``, checked to play ``rules`` (a preset or its name): a
-    ``TarotInputError`` naming the file and what is wrong otherwise."""
+    """The network in ``path`` (a flat network's file, format 1, or an action-in network's,
+    format 2), checked to play ``rules`` (a preset or its name): a ``TarotInputError`` naming
+    the file and what is wrong otherwise."""
     if not isinstance(rules, Rules):
         rules = load_rules(rules)
     source = Path(path)
-    arrays = _read_arrays(source)
-    metadata = _metadata(source, arrays["metadata"])
+    metadata, arrays = _read_arrays(source)
     _check_fits(source, metadata, rules)
     _check_decisions(source, metadata)
+    if metadata["format"] == ACTION_IN_FORMAT:
+        return _action_in_model(source, metadata, arrays, rules)
+    _check_widths(source, metadata.get("widths"))
     weights, widths = arrays["weights"], arrays["widths"]
     _check_shapes(source, metadata, weights, widths)
     return Model(
@@ -241,6 +282,71 @@ def load_model(path: str | os.PathLike[str], rules: Rules | str) -> Model:
         weights=np.ascontiguousarray(weights, dtype=np.float32),
         layout=np.ascontiguousarray(widths, dtype=np.int64), metadata=metadata,
     )  # fmt: skip
+
+
+def _action_in_model(
+    source: Path, metadata: dict[str, Any], arrays: dict[str, npt.NDArray[Any]], rules: Rules
+) -> Model:
+    """The action-in network of a file of format 2: its layers, trunk then head, checked to
+    chain from the encoding to one score, its head's first layer reading the trunk's last
+    layer and the action's features; flat as compiled code reads it."""
+    if metadata.get("features_version") != FEATURES_VERSION:
+        raise TarotInputError(
+            f"{source}: trained on action features of version "
+            f"{metadata.get('features_version')}; this version computes version "
+            f"{FEATURES_VERSION}: train it again"
+        )
+    if metadata.get("n_features") != N_ACTION_FEATURES:
+        raise TarotInputError(
+            f"{source}: reads {metadata.get('n_features')} features of an action; this version "
+            f"computes {N_ACTION_FEATURES}"
+        )
+    trunk = int(metadata["trunk_layers"])
+    names = _layer_names(metadata)
+    matrices = [arrays[f"{name}_w"] for name in names]
+    vectors = [arrays[f"{name}_b"] for name in names]
+    shapes = [list(m.shape) for m in matrices]
+    if any(m.ndim != 2 or v.ndim != 1 or v.shape[0] != m.shape[-1] for m, v in
+           zip(matrices, vectors, strict=True)):  # fmt: skip
+        raise TarotInputError(
+            f"{source}: its layers {_shown(shapes)} are not matrices with a bias for each column"
+        )
+    widths = [int(matrices[0].shape[0]), *(int(m.shape[1]) for m in matrices)]
+    reads = [*widths[:trunk], widths[trunk] + N_ACTION_FEATURES, *widths[trunk + 1 : -1]]
+    if [int(m.shape[0]) for m in matrices] != reads or widths[-1] != 1:
+        raise TarotInputError(
+            f"{source}: its layers {_shown(shapes)} do not chain from the state to one score "
+            f"(the head's first layer reads the trunk's last and {N_ACTION_FEATURES} features)"
+        )
+    if widths[0] != metadata["encoding_size"]:
+        raise TarotInputError(
+            f"{source}: its layers read {widths[0]} inputs; the encoding has "
+            f"{metadata['encoding_size']}"
+        )
+    _check_widths(source, widths, trunk)
+    if "widths" in metadata and metadata["widths"] != widths:
+        raise TarotInputError(
+            f"{source}: its widths {widths} are not those of its metadata "
+            f"{_shown(metadata['widths'])}"
+        )
+    if any(a.dtype != np.float32 for a in (*matrices, *vectors)):
+        raise TarotInputError(f"{source}: its layers are not float32")
+    flat = np.concatenate([a.ravel() for pair in zip(matrices, vectors, strict=True) for a in pair])
+    if not np.isfinite(flat).all():
+        raise TarotInputError(f"{source}: some weights are not finite numbers")
+    return Model(
+        rules=rules.name, players=rules.players, encoding_version=ENCODING_VERSION,
+        encoding_size=widths[0], widths=tuple(widths), weights=np.ascontiguousarray(flat),
+        layout=np.array(widths, dtype=np.int64), metadata=metadata, trunk=trunk,
+    )  # fmt: skip
+
+
+def _layer_names(metadata: dict[str, Any]) -> list[str]:
+    """The layers of an action-in network's file, trunk then head: ``trunk_0``, ...
+    (its arrays ``NAME_w`` and ``NAME_b``)."""
+    return [
+        f"{part}_{k}" for part in ("trunk", "head") for k in range(int(metadata[f"{part}_layers"]))
+    ]
 
 
 #: Where the package's own models are, one per preset: ``NAME.npz``.
@@ -260,9 +366,10 @@ def shipped_model(rules: Rules) -> Path:
     return path
 
 
-def _read_arrays(source: Path) -> dict[str, npt.NDArray[Any]]:
-    """The three arrays of a model file, or one line saying why they cannot be read. Each
-    array's size, as the archive and its header declare it, is checked before it is read."""
+def _read_arrays(source: Path) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+    """The metadata of a model file, checked to be a model's of a format this version reads,
+    and the arrays of its format; or one line saying why they cannot be read. Each array's
+    size, as the archive and its header declare it, is checked before it is read."""
     if not source.exists():
         raise TarotInputError(f"{source}: no such model file")
     if not source.is_file():
@@ -270,12 +377,37 @@ def _read_arrays(source: Path) -> dict[str, npt.NDArray[Any]]:
     try:
         with zipfile.ZipFile(source) as archive:
             members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
-            missing = [name for name in _ARRAYS if name not in members]
+            if "metadata" not in members:
+                missing = [n for n in ("weights", "widths", "metadata") if n not in members]
+                raise TarotInputError(
+                    f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
+                )
+            metadata = _metadata(
+                source, _read_member(source, archive, members["metadata"], _MAX_BYTES["metadata"])
+            )
+            names = ["weights", "widths"]
+            if metadata["format"] == ACTION_IN_FORMAT:
+                _check_layer_counts(source, metadata)
+                names = [f"{n}_{a}" for n in _layer_names(metadata) for a in ("w", "b")]
+            missing = [name for name in names if name not in members]
             if missing:
                 raise TarotInputError(
                     f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
                 )
-            return {name: _read_member(source, archive, members[name]) for name in _ARRAYS}
+            unpacked = sum(members[name].file_size for name in names)
+            if unpacked > _MAX_BYTES["weights"] + _MAX_BYTES["widths"]:
+                raise TarotInputError(
+                    f"{source}: its layers take {unpacked / 2**20:.1f} MiB unpacked; a model's "
+                    f"take at most {_MAX_BYTES['weights'] / 2**20:.1f} MiB"
+                )
+            limit = {"widths": _MAX_BYTES["widths"]}
+            arrays = {
+                name: _read_member(
+                    source, archive, members[name], limit.get(name, _MAX_BYTES["weights"])
+                )
+                for name in names
+            }
+            return metadata, arrays
     except TarotInputError:
         raise
     except OSError as error:
@@ -289,14 +421,16 @@ def _read_arrays(source: Path) -> dict[str, npt.NDArray[Any]]:
         ) from None
 
 
-def _read_member(source: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> npt.NDArray[Any]:
-    """One array of a model file: its unpacked size bounded (:data:`_MAX_BYTES`), and the shape
+def _read_member(
+    source: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int
+) -> npt.NDArray[Any]:
+    """One array of a model file: its unpacked size bounded by ``limit`` bytes, and the shape
     its header declares checked against that size before the array is allocated."""
     name = info.filename.removesuffix(".npy")
-    if info.file_size > _MAX_BYTES[name]:
+    if info.file_size > limit:
         raise TarotInputError(
             f"{source}: its {name} take {info.file_size / 2**20:.1f} MiB unpacked; a model's "
-            f"take at most {_MAX_BYTES[name] / 2**20:.1f} MiB"
+            f"take at most {limit / 2**20:.1f} MiB"
         )
     with archive.open(info) as member:
         version = np.lib.format.read_magic(member)
@@ -314,19 +448,31 @@ def _read_member(source: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo) 
 
 
 def _metadata(source: Path, array: npt.NDArray[Any]) -> dict[str, Any]:
-    """The JSON metadata of a model file, checked to be a model's of this format."""
+    """The JSON metadata of a model file, checked to be a model's of a format this version
+    reads."""
     try:
         metadata = json.loads(str(array.item())) if array.shape == () else None
     except ValueError:
         metadata = None
     if not isinstance(metadata, dict) or metadata.get("kind") != MODEL_KIND:
         raise TarotInputError(f"{source}: not a model of tarot-analysis (its metadata)")
-    if metadata.get("format") != MODEL_FORMAT:
+    if metadata.get("format") not in MODEL_FORMATS or isinstance(metadata.get("format"), bool):
         raise TarotInputError(
             f"{source}: a model file of format {metadata.get('format')!r}; this version reads "
-            f"format {MODEL_FORMAT}"
+            f"formats {MODEL_FORMAT} and {ACTION_IN_FORMAT}"
         )
     return metadata
+
+
+def _check_layer_counts(source: Path, metadata: dict[str, Any]) -> None:
+    """Refuse an action-in network's layers that a table does not seat: at least one in its
+    trunk and one in its head, :data:`MAX_WIDTHS` widths in all."""
+    trunk, head = metadata.get("trunk_layers", 0), metadata.get("head_layers", 0)
+    if not (_is_count(trunk) and _is_count(head)) or trunk + head + 1 > MAX_WIDTHS:
+        raise TarotInputError(
+            f"{source}: its layers ({_shown(trunk)} in the trunk, {_shown(head)} in the head) "
+            f"are not a network a table seats: at least one of each, {MAX_WIDTHS - 1} in all"
+        )
 
 
 def _check_fits(source: Path, metadata: dict[str, Any], rules: Rules) -> None:
@@ -353,9 +499,8 @@ def _check_fits(source: Path, metadata: dict[str, Any], rules: Rules) -> None:
 
 
 def _check_decisions(source: Path, metadata: dict[str, Any]) -> None:
-    """Refuse a ``decides`` that is not a list of :data:`LEARNABLE` decisions, a network of more
-    layers or wider ones than a table seats, and ``margins`` that are not points from 0 to
-    :data:`MAX_MARGIN` for learnable decisions."""
+    """Refuse a ``decides`` that is not a list of :data:`LEARNABLE` decisions and ``margins``
+    that are not points from 0 to :data:`MAX_MARGIN` for learnable decisions."""
     decides = metadata.get("decides", ["card"])
     if (
         not isinstance(decides, list)
@@ -374,12 +519,15 @@ def _check_decisions(source: Path, metadata: dict[str, Any]) -> None:
             f"{source}: its margins {_shown(margins)} are not points from 0 to "
             f"{MAX_MARGIN:g} by decision ({', '.join(LEARNABLE)})"
         )
-    widths = metadata.get("widths")
+
+
+def _check_widths(source: Path, widths: object, trunk: int = 0) -> None:
+    """Refuse a network of more layers or wider ones than a table seats."""
     if (
         not isinstance(widths, list) or not 2 <= len(widths) <= MAX_WIDTHS
         or any(not _is_count(w) for w in widths)
         or any(w > MAX_HIDDEN_WIDTH for w in widths[1:-1])
-        or weights_length(widths) > MAX_WEIGHTS
+        or weights_length(widths, trunk) > MAX_WEIGHTS
     ):  # fmt: skip
         raise TarotInputError(
             f"{source}: its widths {_shown(widths)} are not a network a table seats: at "
@@ -517,3 +665,111 @@ def decide_learned(
                 return choose(weights, widths, x, mask, out, scratch)
             only = action
     return only  # a single legal action: nothing to weigh
+
+
+@njit(**KERNEL)
+def action_scores(
+    weights: Any, widths: Any, trunk: int, x: Any, features: Any, count: int, scores: Any,
+    scratch: Any,
+) -> None:  # fmt: skip
+    """An action-in network's score of each of ``count`` actions into ``scores[:count]``: its
+    ``trunk`` layers (ReLU each) read the state ``x`` into the state's vector; the head's
+    first layer reads that vector and the action's features (``features[k]``, whole numbers
+    that :data:`~tarot_analysis.engine.action_features.FEATURE_SCALE` scales), ReLU between
+    the head's layers, its last gives the score. The state's part of the head's first layer is
+    computed once, not once per action. ``scratch``: float32, :func:`scratch_size` long.
+    Allocates nothing."""
+    depth = widths.shape[0]
+    widest = 1
+    for k in range(1, depth - 1):
+        widest = max(widest, widths[k])
+    at = 0
+    src_at = 0
+    for k in range(trunk):
+        dst_at = (k % 2) * widest
+        if k == 0:
+            at = _layer(weights, at, widths[0], widths[1], x, 0, scratch, dst_at, True)
+        else:
+            at = _layer(
+                weights, at, widths[k], widths[k + 1], scratch, src_at, scratch, dst_at, True
+            )
+        src_at = dst_at
+    # The head's first layer: the state's rows once (into ``base``), the features' per action.
+    width = widths[trunk]
+    n_out = widths[trunk + 1]
+    base_at = 2 * widest
+    _state_part(weights, at, width, n_out, scratch, src_at, scratch, base_at)
+    feature_rows = at + width * n_out
+    after = at + (width + N_ACTION_FEATURES) * n_out + n_out
+    head_layers = depth - 1 - trunk
+    base = scratch[base_at : base_at + n_out]
+    for a in range(count):
+        z_at = 3 * widest
+        z = scratch[z_at : z_at + n_out]
+        for j in range(n_out):
+            z[j] = base[j]
+        for f in range(N_ACTION_FEATURES):
+            value = features[a, f]
+            if value != 0:
+                scaled = np.float32(value) * FEATURE_SCALE[f]
+                row = weights[feature_rows + f * n_out : feature_rows + (f + 1) * n_out]
+                for j in range(n_out):
+                    z[j] += scaled * row[j]
+        next_at = after
+        for k in range(1, head_layers):
+            for j in range(widths[trunk + k]):
+                scratch[z_at + j] = max(scratch[z_at + j], 0.0)
+            dst_at = 3 * widest + (k % 2) * widest
+            next_at = _layer(
+                weights, next_at, widths[trunk + k], widths[trunk + k + 1], scratch, z_at,
+                scratch, dst_at, False,
+            )  # fmt: skip
+            z_at = dst_at
+        scores[a] = scratch[z_at]
+
+
+@njit(**KERNEL)
+def _state_part(
+    weights: Any, at: int, n_in: int, n_out: int, src: Any, src_at: int, dst: Any, dst_at: int
+) -> None:
+    """The head's first layer (at ``weights[at:]``, ``n_in`` rows of the state's vector then
+    the features' rows, then its biases) applied to the state's vector ``src[src_at:]`` alone,
+    its biases added, into ``dst[dst_at:]``."""
+    bias = at + (n_in + N_ACTION_FEATURES) * n_out
+    values = dst[dst_at : dst_at + n_out]
+    biases = weights[bias : bias + n_out]
+    for j in range(n_out):
+        values[j] = biases[j]
+    for i in range(n_in):
+        value = src[src_at + i]
+        if value != 0.0:
+            row = weights[at + i * n_out : at + (i + 1) * n_out]
+            for j in range(n_out):
+                values[j] += value * row[j]
+
+
+@njit(**KERNEL)
+def decide_action_in(
+    m: Any, s: Any, seat: int, p: Any, half: Any, hint: int, weights: Any, widths: Any,
+    trunk: int, x: Any, out: Any, scratch: Any, mask: Any, features: Any, actions: Any,
+) -> int:  # fmt: skip
+    """The action-in bot's action for ``seat`` at the state ``(m, s)``: each legal action's
+    features (``hint``: the heuristic's action) into ``features`` and ``actions``, its view
+    encoded into ``x``, each legal action's score into ``out[action]`` (the others' left
+    undefined; none when a single action is legal: it is taken without them). The legal
+    action of highest score, the lowest of equal ones. Allocates nothing."""
+    count = action_features_into(m, s, p, half, seat, hint, mask, actions, features)
+    if count <= 1:
+        return actions[0] if count == 1 else -1
+    encode_into(m, s, p, half, seat, x)
+    action_scores(weights, widths, trunk, x, features, count, out, scratch)
+    best = 0
+    for k in range(1, count):
+        if out[k] > out[best]:
+            best = k
+    chosen = actions[best]
+    # Each slot's score to its action's place, from the last: an action's number is at least
+    # its slot's, so no score is overwritten before it is moved.
+    for k in range(count - 1, -1, -1):
+        out[actions[k]] = out[k]
+    return chosen

@@ -14,7 +14,7 @@ from typing import Any
 from numba import njit
 
 from tarot_analysis._jit import KERNEL
-from tarot_analysis.bots import B_DEPTH, B_LEARNS, B_MARGIN_0, B_NET, B_WIDTH_0, learned
+from tarot_analysis.bots import B_DEPTH, B_LEARNS, B_MARGIN_0, B_NET, B_TRUNK, B_WIDTH_0, learned
 from tarot_analysis.engine.state import S_KIND
 
 __all__ = ["override", "table_scratch"]
@@ -22,33 +22,45 @@ __all__ = ["override", "table_scratch"]
 
 @njit(cache=True)
 def table_scratch(bots: Any) -> int:
-    """The hidden values :func:`tarot_analysis.bots.learned.forward` needs for any network of
-    the table ``bots`` (their rows, :func:`tarot_analysis.bots.seat_rows`): twice the widest
-    hidden layer (1 without)."""
-    widest = 1
+    """The hidden values :func:`tarot_analysis.bots.learned.forward` (or
+    :func:`~tarot_analysis.bots.learned.action_scores`) needs for any network of the table
+    ``bots`` (their rows, :func:`tarot_analysis.bots.seat_rows`): twice the widest hidden
+    layer (1 without), five times for an action-in network."""
+    most = 2
     for seat in range(bots.shape[0]):
+        widest = 1
         for k in range(1, bots[seat, B_DEPTH] - 1):
             widest = max(widest, bots[seat, B_WIDTH_0 + k])
-    return 2 * widest
+        most = max(most, (5 if bots[seat, B_TRUNK] > 0 else 2) * widest)
+    return most
 
 
 @njit(**KERNEL)
 def override(
     m: Any, s: Any, seat: int, ruled: int, bot: Any, p: Any, half: Any, nets: Any, x: Any,
-    out: Any, scratch: Any, mask: Any,
+    out: Any, scratch: Any, mask: Any, features: Any, actions: Any,
 ) -> int:  # fmt: skip
     """The learned bot's action where the heuristic takes ``ruled``: its network's best
-    (:func:`tarot_analysis.bots.learned.decide_learned`) where the network predicts it to
-    gain more than the bot's margin over ``ruled``, else ``ruled``. ``bot`` is the row of the
-    bot whose network it is (:func:`tarot_analysis.bots.seat_rows`: its weights start at
-    ``B_NET`` in ``nets``); a decision the bot does not learn is ``ruled`` without asking."""
+    (:func:`tarot_analysis.bots.learned.decide_learned`, or for an action-in network
+    :func:`~tarot_analysis.bots.learned.decide_action_in` with ``ruled`` as the features'
+    hint) where the network predicts it to gain more than the bot's margin over ``ruled``,
+    else ``ruled``. ``bot`` is the row of the bot whose network it is
+    (:func:`tarot_analysis.bots.seat_rows`: its weights start at ``B_NET`` in ``nets``); a
+    decision the bot does not learn is ``ruled`` without asking. ``features`` and
+    ``actions``: an action-in network's rows of features and their actions."""
     kind = s[S_KIND]
     if bot[B_DEPTH] == 0 or not bot[B_LEARNS] >> kind & 1:
         return ruled
     widths = bot[B_WIDTH_0 : B_WIDTH_0 + bot[B_DEPTH]]
-    best = learned.decide_learned(
-        m, s, seat, p, half, nets[bot[B_NET] :], widths, x, out, scratch, mask
-    )
+    if bot[B_TRUNK] > 0:
+        best = learned.decide_action_in(
+            m, s, seat, p, half, ruled, nets[bot[B_NET] :], widths, bot[B_TRUNK], x, out,
+            scratch, mask, features, actions,
+        )  # fmt: skip
+    else:
+        best = learned.decide_learned(
+            m, s, seat, p, half, nets[bot[B_NET] :], widths, x, out, scratch, mask
+        )
     if 100.0 * (out[best] - out[ruled]) > bot[B_MARGIN_0 + kind] / 100.0:
         return best
     return ruled

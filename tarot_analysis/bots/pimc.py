@@ -68,6 +68,7 @@ from tarot_analysis.bots import (
     seat_rows,
 )
 from tarot_analysis.engine import params as R
+from tarot_analysis.engine.action_features import N_ACTION_FEATURES
 from tarot_analysis.engine.cardsets import (
     EXCUSE,
     N_SUIT_CARDS,
@@ -233,6 +234,8 @@ class Workspace(NamedTuple):
     outputs: Any  # float32 (N_ACTIONS,): the network's outputs
     hidden: Any  # float32: the network's hidden values
     legal: Any  # bool (N_ACTIONS,): the legal actions, for the network
+    features: Any  # uint8 (N_ACTIONS, N_ACTION_FEATURES): an action-in network's features
+    actions: Any  # int64 (N_ACTIONS,): the actions of those rows
 
 
 @njit(**KERNEL)
@@ -309,6 +312,8 @@ def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         outputs=np.zeros(N_ACTIONS, dtype=np.float32),
         hidden=np.zeros(margin.table_scratch(bots), dtype=np.float32),
         legal=np.zeros(N_ACTIONS, dtype=np.bool_),
+        features=np.zeros((N_ACTIONS, N_ACTION_FEATURES), dtype=np.uint8),
+        actions=np.zeros(N_ACTIONS, dtype=np.int64),
     )
 
 
@@ -716,8 +721,9 @@ def _learned(m: Any, s: Any, seat: int, ruled: int, p: Any, half: Any, ws: Works
     """The action of the learned bot of a ``pimc:learned`` bot (``ws.bot``) at a decision of
     a world where the heuristic takes ``ruled``."""
     return margin.override(
-        m, s, seat, ruled, ws.bot, p, half, ws.nets, ws.inputs, ws.outputs, ws.hidden, ws.legal
-    )
+        m, s, seat, ruled, ws.bot, p, half, ws.nets, ws.inputs, ws.outputs, ws.hidden, ws.legal,
+        ws.features, ws.actions,
+    )  # fmt: skip
 
 
 @njit(**KERNEL)

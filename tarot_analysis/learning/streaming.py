@@ -38,7 +38,7 @@ import numpy.typing as npt
 
 from tarot_analysis.engine.action_features import FEATURE_SCALE, FEATURES_VERSION, N_ACTION_FEATURES
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encoding_size
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, whole_number
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.learning.compact import (
     _FIELDS,
@@ -53,8 +53,12 @@ __all__ = [
     "ACTION_IN_FORMAT",
     "Batch",
     "ShuffleBuffer",
+    "StreamingOptions",
+    "check_options",
     "init_params",
     "is_held_out",
+    "lesson_chunks",
+    "lesson_format_of",
     "load_action_in",
     "save_action_in",
     "scores",
@@ -81,19 +85,37 @@ def is_held_out(deals: npt.NDArray[np.int64], holdout: float, seed: int) -> npt.
     return (mixed % np.uint64(1_000_000)).astype(np.float64) < holdout * 1_000_000
 
 
-def stream_decisions(
-    folder: str | os.PathLike[str], players: int, *, order_seed: int | None = None
-) -> Iterator[Batch]:
-    """The decisions of a run folder of compact lessons, a chunk at a time (in a random order of
-    chunks drawn from ``order_seed``, else in order)."""
+def lesson_format_of(folder: str | os.PathLike[str]) -> int:
+    """The lesson format of the run in ``folder`` (1 when its definition names none or cannot
+    be read: the flat network's reader then says what is wrong)."""
+    try:
+        found = json.loads((Path(folder) / "_run.json").read_text(encoding="utf-8"))
+        extra = found.get("extra", {})
+        return 2 if isinstance(extra, dict) and extra.get("lesson_format") == 2 else 1
+    except (OSError, ValueError, AttributeError):
+        return 1
+
+
+def lesson_chunks(folder: str | os.PathLike[str], chunks: int | None = None) -> tuple[Any, int]:
+    """The run of compact lessons in ``folder`` and how many of its chunks to read: all of a
+    finished run, or its first ``chunks``, which must be on disk (a run still going on): a
+    ``TarotInputError`` naming the folder otherwise."""
     # imported here: the runner brings pyarrow.parquet and tqdm
-    from tarot_analysis.runs.runner import SPEC_FILE, _read_definition, finished_run, iter_chunks
+    from tarot_analysis.runs.runner import (
+        SPEC_FILE,
+        _read_definition,
+        _spec_from,
+        chunk_path,
+        finished_run,
+    )
 
     source = Path(folder)
     if not (source / SPEC_FILE).exists():
         raise TarotInputError(f"{source}: no {SPEC_FILE}: not the folder of a run")
     definition = _read_definition(source / SPEC_FILE)
     extra = definition.get("extra", {})
+    if definition.get("kind") != "lessons" or not isinstance(extra, dict):
+        raise TarotInputError(f"{source}: a run of {definition.get('kind')!r}, not of lessons")
     if extra.get("lesson_format") != 2:
         raise TarotInputError(
             f"{source}: lessons of format {extra.get('lesson_format', 1)}; streaming reads format "
@@ -104,14 +126,47 @@ def stream_decisions(
             f"{source}: action features of version {extra.get('features_version')}; this "
             f"version computes version {FEATURES_VERSION}: teach them again"
         )
-    spec = finished_run(source)
-    if spec is None:
-        raise TarotInputError(f"{source}: the run is not finished: run its command again")
-    order = None
+    if chunks is None:
+        spec = finished_run(source)
+        if spec is None:
+            raise TarotInputError(
+                f"{source}: the run is not finished: run its command again, or train on its "
+                "first chunks"
+            )
+        return spec, spec.chunks
+    try:
+        spec = _spec_from(definition)
+    except (KeyError, TypeError):
+        raise TarotInputError(f"{source}: {SPEC_FILE} is not a run's definition") from None
+    used = whole_number(chunks, "the chunks to train on", least=1)
+    if used > spec.chunks:
+        raise TarotInputError(f"{source}: the run has {spec.chunks} chunks, not {used}")
+    on_disk = next((k for k in range(used) if not chunk_path(source, k).exists()), used)
+    if on_disk < used:
+        raise TarotInputError(
+            f"{source}: its first {on_disk} chunks are on disk, not {used}: train on fewer"
+        )
+    return spec, used
+
+
+def stream_decisions(
+    folder: str | os.PathLike[str],
+    players: int,
+    *,
+    order_seed: int | None = None,
+    chunks: int | None = None,
+) -> Iterator[Batch]:
+    """The decisions of a run folder of compact lessons, a chunk at a time (in a random order of
+    chunks drawn from ``order_seed``, else in order): every chunk of a finished run, or its
+    first ``chunks`` (:func:`lesson_chunks`)."""
+    from tarot_analysis.runs.runner import iter_chunks
+
+    spec, used = lesson_chunks(folder, chunks)
+    order = list(range(used))
     if order_seed is not None:
-        order = [int(k) for k in np.random.default_rng(order_seed).permutation(spec.chunks)]
-    for table in iter_chunks(source, spec, order=order):
-        yield batch_from_table(table, players, str(source))
+        order = [int(k) for k in np.random.default_rng(order_seed).permutation(used)]
+    for table in iter_chunks(folder, spec, order=order):
+        yield batch_from_table(table, players, str(folder))
 
 
 class ShuffleBuffer:
@@ -280,7 +335,11 @@ def _training_rows(stream: Iterator[Batch], holdout: float, seed: int) -> Iterat
 
 @dataclass
 class StreamingOptions:
-    """How an action-in network is trained (:func:`train_streaming`)."""
+    """How an action-in network is trained (:func:`train_streaming`): its layers, the passes
+    over the lessons (``epochs``; ``steps``, when given, stops after that many steps of the
+    optimiser), the lessons' first ``chunks`` only (a run still going on), the shuffle
+    buffer's decisions, and the decisions the bot takes with it (``decides``, written in the
+    model file)."""
 
     trunk: tuple[int, ...] = (256, 128)
     head: tuple[int, ...] = (64,)
@@ -290,7 +349,37 @@ class StreamingOptions:
     learning_rate: float = 1e-3
     choice_weight: float = 0.0
     buffer: int = 50_000
+    chunks: int | None = None
+    steps: int | None = None
+    decides: tuple[str, ...] = ("bid", "call", "poignee", "card")
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+def check_options(options: StreamingOptions) -> None:
+    """Refuse, in one line, options that train no network a table seats."""
+    # imported here: the learned bot's module compiles its forward pass
+    from tarot_analysis.bots import MAX_WIDTHS
+    from tarot_analysis.bots.learned import LEARNABLE, MAX_HIDDEN_WIDTH
+
+    widths = [*options.trunk, *options.head]
+    if not options.trunk or len(widths) > MAX_WIDTHS - 2:
+        raise TarotInputError(
+            f"an action-in network has 1 to {MAX_WIDTHS - 2} hidden layers in all, its trunk "
+            f"at least one; got trunk {list(options.trunk)} and head {list(options.head)}"
+        )
+    if any(not 1 <= w <= MAX_HIDDEN_WIDTH for w in widths):
+        raise TarotInputError(f"hidden layers are 1 to {MAX_HIDDEN_WIDTH} wide, got {widths}")
+    whole_number(options.epochs, "the epochs", least=1)
+    whole_number(options.buffer, "the shuffle buffer's decisions", least=1)
+    if options.steps is not None:
+        whole_number(options.steps, "the steps", least=1)
+    if not options.decides or any(name not in LEARNABLE for name in options.decides):
+        raise TarotInputError(
+            f"the decisions a network takes are among {', '.join(LEARNABLE)}, got "
+            f"{', '.join(options.decides) or 'none'}"
+        )
+    if not options.learning_rate > 0:
+        raise TarotInputError(f"the learning rate must be above 0, got {options.learning_rate}")
 
 
 def train_streaming(
@@ -304,40 +393,63 @@ def train_streaming(
     """Train an action-in network on the compact lessons of ``folder`` (preset ``rules``),
     streamed through a shuffle buffer; write it to ``out`` when given; return the report (the
     decisions seen, the held-out loss and points lost a decision)."""
-    jax, jnp, optax = _jax()
     options = options or StreamingOptions()
+    check_options(options)
     preset = load_rules(rules)
     players = preset.players
+    spec, used = lesson_chunks(folder, options.chunks)
+    if spec.rules != preset.name:
+        raise TarotInputError(f"{folder}: lessons of {spec.rules}, not of {preset.name}")
+    jax, jnp, optax = _jax()
     params = init_params(encoding_size(players), options.trunk, options.head, options.seed)
     params = jax.tree_util.tree_map(jnp.asarray, params)
     optimiser = optax.adam(options.learning_rate)
     state = optimiser.init(params)
     step = _step_function(jax, jnp, optimiser, options.choice_weight)
     rng = np.random.default_rng(np.random.SeedSequence(options.seed, spawn_key=(1,)))
-    seen = 0
+    seen = steps = 0
     # imported here: the progress bars bring tqdm
     from tarot_analysis.runs.progress import TRAINING, bar
 
-    with bar(TRAINING, options.epochs, unit="epoch", enabled=progress, detail=preset.name) as shown:
+    with bar(
+        TRAINING, options.epochs * used, unit="chunk", enabled=progress, detail=preset.name
+    ) as shown:
         for epoch in range(options.epochs):
-            stream = stream_decisions(folder, players, order_seed=options.seed * 1009 + epoch)
+            stream = stream_decisions(
+                folder, players, order_seed=options.seed * 1009 + epoch, chunks=used
+            )
             buffer = ShuffleBuffer(options.buffer, rng)
-            rows = _training_rows(stream, options.holdout, options.seed)
+            rows = _training_rows(_counted(stream, shown), options.holdout, options.seed)
             for batch in buffer.batches(rows, BATCH):
                 params, state = step(params, state, *_pad(batch, players))
                 seen += batch.rows
-            shown.update(1)
+                steps += 1
+                if steps == options.steps:
+                    break
+            if steps == options.steps:
+                break
     weights = jax.tree_util.tree_map(lambda a: np.asarray(a, dtype=np.float32), params)
     report = {
-        "rules": preset.name, "seed": options.seed, "epochs": options.epochs,
+        "rules": preset.name, "seed": options.seed, "epochs": options.epochs, "steps": steps,
         "trunk": list(options.trunk), "head": list(options.head), "buffer": options.buffer,
         "learning_rate": options.learning_rate, "choice_weight": options.choice_weight,
         "holdout": options.holdout, "decisions_seen": seen, "data": str(folder),
-        "held_out": evaluate_streaming(weights, folder, players, options.holdout, options.seed),
+        "chunks": used,
+        "held_out": evaluate_streaming(
+            weights, folder, players, options.holdout, options.seed, chunks=used
+        ),
     }  # fmt: skip
     if out is not None:
-        save_action_in(out, weights, {"rules": preset.name, "report": report} | options.extra)
+        meta = {"rules": preset.name, "decides": list(options.decides), "report": report}
+        save_action_in(out, weights, meta | options.extra)
     return report
+
+
+def _counted(stream: Iterator[Batch], shown: Any) -> Iterator[Batch]:
+    """The stream, each chunk counted on the progress bar as it is read."""
+    for block in stream:
+        shown.update(1)
+        yield block
 
 
 def choose_slots(params: Any, x: Any, features: Any, legal: Any) -> npt.NDArray[np.int64]:
@@ -346,14 +458,20 @@ def choose_slots(params: Any, x: Any, features: Any, legal: Any) -> npt.NDArray[
 
 
 def evaluate_streaming(
-    params: Any, folder: str | os.PathLike[str], players: int, holdout: float, seed: int
+    params: Any,
+    folder: str | os.PathLike[str],
+    players: int,
+    holdout: float,
+    seed: int,
+    *,
+    chunks: int | None = None,
 ) -> dict[str, Any]:
     """On the held-out decisions of ``folder``: rows, the loss, how often the network takes the
     teacher's action, and its points lost a decision with a 95% interval by deal."""
     from tarot_analysis.stats import deal_interval
 
     lost, deals, squared, matches = [], [], [], 0
-    for block in stream_decisions(folder, players):
+    for block in stream_decisions(folder, players, chunks=chunks):
         held = np.nonzero(is_held_out(block.deals, holdout, seed))[0]
         if not len(held):
             continue

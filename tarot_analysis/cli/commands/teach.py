@@ -31,20 +31,29 @@ def add_parser(subparsers: Any) -> None:
         "--worlds", type=positive, default=None,
         help="worlds the search draws for each decision (default: pimc's, 32)",
     )  # fmt: skip
+    teach.add_argument(
+        "--lesson-format", type=int, choices=(1, 2), default=1,
+        help="1: the encoding as numbers, for the flat network; 2: compact, with each legal "
+        "action's features, for an action-in network streamed (default 1)",
+    )  # fmt: skip
     teach.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     add_cluster_options(teach)
     teach.set_defaults(handler=run)
 
 
-def chunk_bytes(rules: Any, deals: int) -> int:
+def chunk_bytes(rules: Any, deals: int, lesson_format: int = 1) -> int:
     """The memory a chunk of ``deals`` deals of lessons takes while it is computed: its rows
-    allocated for every decision a deal can hold (encoding, legal actions, values, facts),
-    and the table they are copied into."""
+    allocated for every decision a deal can hold (encoding, legal actions, values, facts, and
+    in format 2 the actions' features), and the table they are copied into."""
+    from tarot_analysis.engine.action_features import N_ACTION_FEATURES
     from tarot_analysis.engine.encoding import encoding_size
     from tarot_analysis.engine.state import N_ACTIONS
+    from tarot_analysis.learning.compact import MAX_LEGAL
     from tarot_analysis.learning.teacher import _rows_per_deal
 
-    row = 4 * encoding_size(rules.players) + 5 * N_ACTIONS + 6 * 8
+    row = 4 * encoding_size(rules.players) + 5 * N_ACTIONS + 7 * 8
+    if lesson_format == 2:
+        row += MAX_LEGAL * N_ACTION_FEATURES
     return 2 * deals * _rows_per_deal(rules) * row
 
 
@@ -59,7 +68,7 @@ def _check_memory(rules: Any, args: argparse.Namespace) -> None:
         return
     chunk = min(args.chunk_size or DEFAULT_CHUNK_SIZE, args.deals)
     threads = min(args.threads or default_threads(), -(-args.deals // chunk))
-    per_deal = chunk_bytes(rules, 1) * threads
+    per_deal = chunk_bytes(rules, 1, args.lesson_format) * threads
     check_room(
         f"teach --chunk-size {chunk:,} on {threads} thread{'s' * (threads > 1)}",
         chunk * per_deal, advice=lambda usable: (
@@ -78,7 +87,10 @@ def run(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     worlds = args.worlds or DEFAULT_WORLDS
-    folder = args.data or f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}"
+    compact = "-compact" if args.lesson_format == 2 else ""
+    folder = args.data or (
+        f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}{compact}"
+    )
     _check_memory(rules, args)
     check_writable_folder(folder, " for the run's chunks")
     args.kept = f"the chunks finished so far are kept in {folder}; the same command goes on"
@@ -88,12 +100,14 @@ def run(args: argparse.Namespace) -> int:
             rules, args.deals, folder, worlds=worlds, seed=args.seed,
             chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, threads=args.threads,
             progress=not (args.no_progress or args.json), client=client,
+            lesson_format=args.lesson_format,
         )  # fmt: skip
     counts = lesson_counts(folder)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps({
             "rules": rules.name, "deals": args.deals, "seed": args.seed, "bot": f"pimc:{worlds}",
+            "lesson_format": args.lesson_format,
             "data": str(folder), "rows": int(sum(counts.values())), "by_decision": counts,
             "chunks": result.chunks, "computed": result.computed, "resumed": result.resumed,
             "seconds": round(elapsed, 3),

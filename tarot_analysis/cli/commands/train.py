@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from tarot_analysis.cli.arguments import fraction, non_negative, positive, seed
@@ -20,7 +21,11 @@ def add_parser(subparsers: Any) -> None:
         description=(
             "Train a multilayer perceptron on a run of the search bot's decisions to predict "
             "each legal action's value; hold out whole deals and report the loss, how often it "
-            "takes the search's action and its regret. Needs the train extra (JAX, optax)."
+            "takes the search's action and its regret. Lessons of format 2 (teach "
+            "--lesson-format 2) train an action-in network, streamed through a shuffle buffer: "
+            "a trunk over the state, a head that scores each legal action from the state and "
+            "the action's features (--trunk, --head, --buffer, --steps, --chunks). Needs the "
+            "train extra (JAX, optax)."
         ),
     )
     train.add_argument(
@@ -32,7 +37,10 @@ def add_parser(subparsers: Any) -> None:
         "--hidden", type=positive, nargs="+", default=[256, 128], metavar="WIDTH",
         help="the widths of the hidden layers (default 256 128)",
     )  # fmt: skip
-    train.add_argument("--epochs", type=seed, default=20, help="passes over the data (default 20)")
+    train.add_argument(
+        "--epochs", type=seed, default=None,
+        help="passes over the data (default 20; an action-in network's: 2)",
+    )  # fmt: skip
     train.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     train.add_argument(
         "--holdout", type=fraction, default=0.1,
@@ -42,6 +50,36 @@ def add_parser(subparsers: Any) -> None:
         "--choice-weight", type=non_negative, default=0.0, metavar="W",
         help="add W times the cross-entropy of the search's choice to the loss (default 0)",
     )  # fmt: skip
+    action_in = train.add_argument_group("an action-in network (lessons of format 2)")
+    action_in.add_argument(
+        "--trunk", type=positive, nargs="+", default=[256, 128], metavar="WIDTH",
+        help="the widths of the trunk's layers, over the state (default 256 128)",
+    )  # fmt: skip
+    action_in.add_argument(
+        "--head", type=seed, nargs="+", default=[64], metavar="WIDTH",
+        help="the widths of the head's hidden layers, over the state and an action's features "
+        "(default 64; 0: none, one layer to the score)",
+    )  # fmt: skip
+    action_in.add_argument(
+        "--buffer", type=positive, default=50_000, metavar="DECISIONS",
+        help="decisions in the shuffle buffer (default 50,000)",
+    )  # fmt: skip
+    action_in.add_argument(
+        "--steps", type=positive, default=None,
+        help="stop after this many steps of the optimiser (batches of 256 decisions)",
+    )  # fmt: skip
+    action_in.add_argument(
+        "--chunks", type=positive, default=None,
+        help="train on the run's first N chunks only (a run still going on)",
+    )  # fmt: skip
+    action_in.add_argument(
+        "--learning-rate", type=non_negative, default=1e-3, metavar="RATE",
+        help="Adam's learning rate (default 0.001)",
+    )  # fmt: skip
+    action_in.add_argument(
+        "--decides", nargs="+", default=["bid", "call", "poignee", "card"], metavar="DECISION",
+        help="the decisions the bot takes with the network (default bid call poignee card)",
+    )  # fmt: skip
     train.add_argument("--no-progress", action="store_true", help="no progress bar")
     train.add_argument("--json", action="store_true", help="print the report as one JSON object")
     train.set_defaults(handler=run)
@@ -49,11 +87,15 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis train``: train the network, write it, print its report."""
+    from tarot_analysis.learning.streaming import lesson_format_of
     from tarot_analysis.learning.training import train_folder
 
+    if any(lesson_format_of(folder) == 2 for folder in args.data):
+        return _run_action_in(args)
     report = train_folder(
-        args.data, args.out, hidden=tuple(args.hidden), epochs=args.epochs, seed=args.seed,
-        holdout=args.holdout, choice_weight=args.choice_weight, progress=not args.no_progress,
+        args.data, args.out, hidden=tuple(args.hidden), epochs=args.epochs or 20,
+        seed=args.seed, holdout=args.holdout, choice_weight=args.choice_weight,
+        progress=not args.no_progress,
     )  # fmt: skip
     if args.json:
         print(json.dumps(report, indent=2))
@@ -94,5 +136,64 @@ def _train_report(report: dict[str, Any]) -> str:
         "matches: the search's own action taken",
         "regret: points per decision below the search's best action, by the search's values",
         "random: the regret of a random legal action",
+    ]
+    return "\n".join(lines)
+
+
+def _run_action_in(args: argparse.Namespace) -> int:
+    """Train an action-in network on one folder of lessons of format 2, streamed."""
+    from tarot_analysis.errors import TarotInputError
+    from tarot_analysis.learning.streaming import StreamingOptions, lesson_chunks, train_streaming
+    from tarot_analysis.runs.simulate import check_output_path
+
+    if len(args.data) != 1:
+        raise TarotInputError(
+            f"an action-in network trains on one folder of lessons of format 2, got "
+            f"{len(args.data)}"
+        )
+    spec, _ = lesson_chunks(args.data[0], args.chunks)  # the folder checked before any work
+    check_output_path(Path(args.out))
+    head = tuple(w for w in args.head if w > 0)
+    options = StreamingOptions(
+        trunk=tuple(args.trunk), head=head, epochs=args.epochs or 2, seed=args.seed,
+        holdout=args.holdout, learning_rate=args.learning_rate, choice_weight=args.choice_weight,
+        buffer=args.buffer, chunks=args.chunks, steps=args.steps, decides=tuple(args.decides),
+    )  # fmt: skip
+    report = train_streaming(
+        args.data[0], spec.rules, options, out=args.out, progress=not args.no_progress
+    )
+    report["out"] = str(args.out)
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return 0
+    print(_action_in_report(report))
+    return 0
+
+
+def _action_in_report(report: dict[str, Any]) -> str:
+    """An action-in network's training for people."""
+    trunk = " → ".join(str(w) for w in report["trunk"])
+    head = " → ".join(str(w) for w in [*report["head"], 1])
+    held = report["held_out"]
+    lines = [
+        f"{report['rules']}: {report['decisions_seen']:,} decisions seen in {report['steps']:,} "
+        f"steps, {report['chunks']:,} chunks of {report['data']}, seed {report['seed']}",
+        f"action-in network: trunk {trunk}, head (state + features) → {head}; "
+        f"{report['epochs']} epochs, buffer {report['buffer']:,}",
+        f"model written to {report['out']}",
+    ]
+    if not held.get("rows"):
+        lines.append("held out: no decision")
+        return "\n".join(lines)
+    regret = held["regret"]
+    interval = (
+        f"{regret['mean']:.2f} ({regret['ci_low']:.2f} to {regret['ci_high']:.2f})"
+        if regret["ci_low"] is not None
+        else f"{regret['mean']:.2f}"
+    )
+    lines += [
+        f"held out: {held['rows']:,} decisions, loss {held['loss']:.4f}, the search's action "
+        f"{held['match_rate']:.1%}, points lost a decision {interval} (95% by deal)",
+        "loss: squared error of the legal actions' advantages, in hundreds of points",
     ]
     return "\n".join(lines)
