@@ -82,7 +82,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: lint browser
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --dist loadfile
 
 # The suite without the tests marked slow (pyproject.toml), for the edit-and-test loop: about
 # a minute on two cores once the compiled code is cached (CONTRIBUTING.md). No lint.
