@@ -8,8 +8,22 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def start_answering_ctrl_c(argv: list[str], **options: Any) -> subprocess.Popen[bytes]:
+    """``subprocess.Popen(argv, **options)`` for a child in which SIGINT is Python's to answer,
+    even when this process was started with SIGINT ignored (as a shell's background job is):
+    an ignored signal stays ignored across ``exec``, a handled one starts at its default. Set
+    around the start rather than in a ``preexec_fn``, which would fork this process, whose
+    threads (JAX's among them) a fork can deadlock."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        return subprocess.Popen(argv, **options)
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def interrupt_when(argv: list[str], ready: Callable[[bytes], bool]) -> tuple[int, str, bytes]:
@@ -20,13 +34,11 @@ def interrupt_when(argv: list[str], ready: Callable[[bytes], bool]) -> tuple[int
     on carriage returns) and its standard output. Readiness is read from the child, never
     waited for by the clock; the child ending first fails the test with what it wrote.
     """
-    child = subprocess.Popen(
+    child = start_answering_ctrl_c(
         [sys.executable, "-m", "tarot_analysis.cli.program", *argv],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,
-        # Python turns SIGINT into KeyboardInterrupt only where it is not ignored.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert child.stderr is not None
     shown = b""

@@ -15,6 +15,7 @@ import pytest
 
 from tarot_analysis.runs.interrupts import held_interrupts, noted_interrupts
 from tarot_analysis.runs.simulate import map_chunks
+from tests.interrupting import start_answering_ctrl_c
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "tarot_analysis"
@@ -156,13 +157,11 @@ INTERPRETER_STARTING = "Fatal Python error: init_import_site"
 @pytest.mark.parametrize("moment", MOMENTS)
 def test_ctrl_c_ends_teach_in_one_line_whenever_it_comes(tmp_path: Path, moment: str) -> None:
     folder = tmp_path / "lessons"
-    child = subprocess.Popen(
+    child = start_answering_ctrl_c(
         [sys.executable, "-m", "tarot_analysis.cli", "teach", "--deals", "1000",
          "--chunk-size", "1", "--worlds", "2", "--threads", "1", "--no-progress",
          "--data", str(folder)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT,
-        # Python turns SIGINT into KeyboardInterrupt only where it is not ignored.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     try:
         if moment.startswith("chunk"):
