@@ -584,17 +584,13 @@ def _check_shapes(
 
 
 @njit(**KERNEL)
-def _layer(
-    weights: Any, at: int, n_in: int, n_out: int, src: Any, src_at: int, dst: Any, dst_at: int,
-    relu: bool,
-) -> int:  # fmt: skip
-    """One layer: ``dst[dst_at:][:n_out] = src[src_at:][:n_in] @ W + b`` (then ReLU), ``W``
-    and ``b`` at ``weights[at:]``; the rows of the inputs that are zero are skipped. Returns
-    where the next layer's weights start."""
+def _affine(
+    weights: Any, at: int, n_in: int, n_out: int, bias: int, src: Any, src_at: int, values: Any
+) -> None:
+    """``values[:n_out] = src[src_at:][:n_in] @ W + b``, the rows of ``W`` at ``weights[at:]``
+    and ``b`` at ``weights[bias:]``; the rows of the inputs that are zero are skipped."""
     # Slices (views, not copies) index from 0 in the inner loops, which LLVM then vectorises:
     # five times as fast as offsets added to each index.
-    bias = at + n_in * n_out
-    values = dst[dst_at : dst_at + n_out]
     biases = weights[bias : bias + n_out]
     for j in range(n_out):
         values[j] = biases[j]
@@ -604,6 +600,19 @@ def _layer(
             row = weights[at + i * n_out : at + (i + 1) * n_out]
             for j in range(n_out):
                 values[j] += value * row[j]
+
+
+@njit(**KERNEL)
+def _layer(
+    weights: Any, at: int, n_in: int, n_out: int, src: Any, src_at: int, dst: Any, dst_at: int,
+    relu: bool,
+) -> int:  # fmt: skip
+    """One layer: ``dst[dst_at:][:n_out] = src[src_at:][:n_in] @ W + b`` (then ReLU), ``W``
+    and ``b`` at ``weights[at:]``; the rows of the inputs that are zero are skipped. Returns
+    where the next layer's weights start."""
+    bias = at + n_in * n_out
+    values = dst[dst_at : dst_at + n_out]
+    _affine(weights, at, n_in, n_out, bias, src, src_at, values)
     if relu:
         for j in range(n_out):
             values[j] = max(values[j], 0.0)
@@ -736,16 +745,7 @@ def _state_part(
     the features' rows, then its biases) applied to the state's vector ``src[src_at:]`` alone,
     its biases added, into ``dst[dst_at:]``."""
     bias = at + (n_in + N_ACTION_FEATURES) * n_out
-    values = dst[dst_at : dst_at + n_out]
-    biases = weights[bias : bias + n_out]
-    for j in range(n_out):
-        values[j] = biases[j]
-    for i in range(n_in):
-        value = src[src_at + i]
-        if value != 0.0:
-            row = weights[at + i * n_out : at + (i + 1) * n_out]
-            for j in range(n_out):
-                values[j] += value * row[j]
+    _affine(weights, at, n_in, n_out, bias, src, src_at, dst[dst_at : dst_at + n_out])
 
 
 @njit(**KERNEL)

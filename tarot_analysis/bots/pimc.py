@@ -171,6 +171,7 @@ __all__ = [
     "play",
     "sample_world",
     "search_values",
+    "spread_values",
     "values_at",
     "workspace",
 ]
@@ -819,6 +820,21 @@ def _legal_candidates(m: Any, s: Any, p: Any, ws: Workspace) -> int:
             ws.candidates[count] = action
             count += 1
     return int(count)
+
+
+@njit(**KERNEL)
+def spread_values(
+    mask: Any, count: int, candidates: Any, means: Any, legal: Any, values: Any
+) -> None:
+    """Each action's value from :func:`search_values`'s ``count`` candidates and their
+    ``means``: ``legal[a]`` whether ``a`` is legal, ``values[a]`` the mean of the highest
+    candidate at or below it (the cards it stands for), NaN where ``a`` is not legal."""
+    tried = -1
+    for a in range(N_ACTIONS):
+        legal[a] = mask[a]
+        if tried + 1 < count and candidates[tried + 1] == a:
+            tried += 1
+        values[a] = means[tried] if mask[a] and tried >= 0 else np.nan
 
 
 @njit(**KERNEL)

@@ -157,12 +157,7 @@ def _teach_deals(
             )
             action = ws.candidates[best]
             if done > 0:
-                tried = -1
-                for a in range(S.N_ACTIONS):
-                    legal[row, a] = mask[a]
-                    if tried + 1 < count and ws.candidates[tried + 1] == a:
-                        tried += 1
-                    values[row, a] = means[tried] if mask[a] and tried >= 0 else np.nan
+                pimc.spread_values(mask, count, ws.candidates, means, legal[row], values[row])
                 facts[row, 0] = d
                 facts[row, 1] = seat
                 facts[row, 2] = step

@@ -113,12 +113,8 @@ def _value_deals(
                 )  # fmt: skip
             action = door.decide(m, s, seat, bots[seat], p, half, table_rng, table_ws)
             if done > 0:
-                tried = -1
-                for a in range(S.N_ACTIONS):
-                    legal[row, a] = mask[a]
-                    if tried + 1 < count and search_ws.candidates[tried + 1] == a:
-                        tried += 1
-                    values[row, a] = means[tried] if mask[a] and tried >= 0 else np.nan
+                candidates = search_ws.candidates
+                pimc.spread_values(mask, count, candidates, means, legal[row], values[row])
                 facts[row, 0] = d
                 facts[row, 1] = seat
                 facts[row, 2] = step
