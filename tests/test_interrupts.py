@@ -149,8 +149,6 @@ def test_a_ctrl_c_dropped_in_a_finaliser_stops_the_run_at_its_next_chunk(
 #: When SIGINT reaches ``teach --threads 1``: seconds after it started (importing, then
 #: loading the compiled search), or just as its first or second chunk is written.
 MOMENTS = ("0.05 s", "0.3 s", "1 s", "chunk 1", "chunk 2")
-#: How Python says a Ctrl-C that came while it was starting, before it ran any of our code.
-INTERPRETER_STARTING = "Fatal Python error: init_import_site"
 
 
 @pytest.mark.slow
@@ -178,10 +176,10 @@ def test_ctrl_c_ends_teach_in_one_line_whenever_it_comes(tmp_path: Path, moment:
         child.wait()
     said = err.decode()
     assert child.returncode != -signal.SIGSEGV, said
-    if said.startswith(INTERPRETER_STARTING):
-        # Python's own start (its site module, the editable install's import hook): no code
-        # of the toolkit has run yet, and the interpreter answers in its own words.
-        assert "tarot_analysis/" not in said, said
+    if "tarot_analysis/" not in said and said.rstrip().endswith("KeyboardInterrupt"):
+        # Python's own start (its site module, the editable install's import hook, runpy
+        # finding the module): no code of the toolkit has run yet, and the interpreter
+        # answers in its own words.
         return
     # 130: the command said what it kept; killed by SIGINT: before Python answers Ctrl-C, or
     # after the one line of an interrupted start.
