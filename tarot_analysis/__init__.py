@@ -106,10 +106,12 @@ WITHOUT_COMPILED_CODE = frozenset(
         "analyses/review",
         "cli",
         "deals/odds.py",
+        "learning/rounds.py",
         "learning/streaming.py",
         "learning/training.py",
         "report",
         "runs/memory.py",
+        "table/duplicate.py",
         "table/env.py",
     }
 )

@@ -32,6 +32,7 @@ from tarot_analysis.cli.commands import (
     report,
     review,
     rules,
+    selfplay,
     solve,
     teach,
     train,
@@ -46,8 +47,8 @@ PROG = "tarot-analysis"
 #: The command modules, in the order of ``tarot-analysis --help`` (``dd`` adds ``dd``
 #: and ``dd-bound``).
 COMMANDS: tuple[ModuleType, ...] = (
-    hands, play, replay, review, solve, dd, hand, odds, guidance, teach, train, compare, report,
-    rules,
+    hands, play, replay, review, solve, dd, hand, odds, guidance, teach, train, selfplay,
+    compare, report, rules,
 )  # fmt: skip
 
 

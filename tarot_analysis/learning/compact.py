@@ -95,6 +95,9 @@ class Batch:
     values: npt.NDArray[np.float32]  # (rows, MAX_LEGAL), 0 past the legal ones
     features: npt.NDArray[np.uint8]  # (rows, MAX_LEGAL, N_ACTION_FEATURES)
     chosen: npt.NDArray[np.int64]  # (rows,): the slot of the teacher's choice
+    # (rows, MAX_LEGAL): the actions with a value (every legal one of a search's lessons; the
+    # one taken in self-play, valued by the seat's final score)
+    labelled: npt.NDArray[np.bool_]
 
     @property
     def rows(self) -> int:
@@ -104,16 +107,26 @@ class Batch:
     def legal(self) -> npt.NDArray[np.bool_]:
         return self.actions >= 0
 
+    @property
+    def complete(self) -> npt.NDArray[np.bool_]:
+        """Whether each decision has a value for every legal action."""
+        return (self.labelled == self.legal).all(axis=1)
+
     def take(self, rows: npt.NDArray[np.int64]) -> Batch:
         """The decisions ``rows`` (copies)."""
         return Batch(*(getattr(self, f)[rows] for f in _FIELDS))
 
 
-_FIELDS: Final = ("deals", "bits", "fractions", "actions", "values", "features", "chosen")
+_FIELDS: Final = (
+    "deals", "bits", "fractions", "actions", "values", "features", "chosen", "labelled",
+)  # fmt: skip
 
 
-def batch_from_table(table: pa.Table, players: int, where: str = "the lessons") -> Batch:
-    """The decisions of a chunk of compact lessons whose legal actions all have a value."""
+def batch_from_table(
+    table: pa.Table, players: int, where: str = "the lessons", *, taken_only: bool = False
+) -> Batch:
+    """The decisions of a chunk of compact lessons whose legal actions all have a value, or
+    (``taken_only``: lessons of self-play) whose action taken alone has one."""
     needed = ("deal", "state", "fractions", "actions", "action_values", "features", "chosen")
     missing = [name for name in needed if name not in table.column_names]
     if missing:
@@ -139,7 +152,7 @@ def batch_from_table(table: pa.Table, players: int, where: str = "the lessons") 
     features = _flat(table, "features", np.uint8).reshape(-1, N_ACTION_FEATURES)
     counts = np.diff(offsets)
     finite = np.add.reduceat(np.isfinite(values), offsets[:-1]) if len(values) else counts
-    keep = (counts > 1) & (counts <= MAX_LEGAL) & (finite == counts)
+    keep = (counts > 1) & (counts <= MAX_LEGAL) & (finite == (1 if taken_only else counts))
     return _padded(table, bits, fractions, offsets, actions, values, features, keep)
 
 
@@ -163,6 +176,9 @@ def _padded(
     padded_actions[present] = actions[source]
     padded_values = np.zeros((len(rows), MAX_LEGAL), dtype=np.float32)
     padded_values[present] = values[source]
+    labelled = np.isfinite(padded_values)
+    padded_values[~labelled] = 0.0
+    labelled &= present
     padded_features = np.zeros((len(rows), MAX_LEGAL, N_ACTION_FEATURES), dtype=np.uint8)
     padded_features[present] = features[source]
     chosen_action = table.column("chosen").to_numpy().astype(np.int64)[rows]
@@ -170,5 +186,5 @@ def _padded(
     return Batch(
         deals=table.column("deal").to_numpy().astype(np.int64)[rows], bits=bits[rows],
         fractions=fractions[rows], actions=padded_actions, values=padded_values,
-        features=padded_features, chosen=chosen,
+        features=padded_features, chosen=chosen, labelled=labelled,
     )  # fmt: skip

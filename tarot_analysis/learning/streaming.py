@@ -29,7 +29,7 @@ import json
 import math
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Final
 
@@ -165,8 +165,17 @@ def stream_decisions(
     order = list(range(used))
     if order_seed is not None:
         order = [int(k) for k in np.random.default_rng(order_seed).permutation(used)]
+    taken_only = is_self_play(spec)
     for table in iter_chunks(folder, spec, order=order):
-        yield batch_from_table(table, players, str(folder))
+        yield batch_from_table(table, players, str(folder), taken_only=taken_only)
+
+
+def is_self_play(spec: Any) -> bool:
+    """Whether a run of lessons is of self-play (its action taken alone valued, by the final
+    score), not of a search (every legal action valued)."""
+    from tarot_analysis.learning.selfplay import LABELS
+
+    return isinstance(spec.extra, dict) and spec.extra.get("labels") == LABELS
 
 
 class ShuffleBuffer:
@@ -268,13 +277,15 @@ def inputs_of(
 
 
 def targets_of(batch: Batch) -> npt.NDArray[np.float32]:
-    """Each legal action's advantage (its value less the mean of the legal ones), in hundreds
-    of points; 0 past the legal actions."""
+    """The targets of each decision's valued actions, in hundreds of points, 0 elsewhere: where
+    every legal action has a value, each one's advantage (its value less the mean of the legal
+    ones); in self-play, the score that followed the action taken."""
     legal = batch.legal
     mean = np.where(legal, batch.values, 0.0).sum(axis=1, keepdims=True) / legal.sum(
         axis=1, keepdims=True
     )
-    return (np.where(legal, batch.values - mean, 0.0) / VALUE_SCALE).astype(np.float32)
+    centred = np.where(batch.complete[:, None], batch.values - mean, batch.values)
+    return (np.where(batch.labelled, centred, 0.0) / VALUE_SCALE).astype(np.float32)
 
 
 def _jax() -> tuple[Any, Any, Any]:
@@ -291,10 +302,13 @@ def _jax() -> tuple[Any, Any, Any]:
 def _step_function(jax: Any, jnp: Any, optimiser: Any, choice_weight: float) -> Any:
     """The compiled step of the optimiser on one padded batch."""
 
-    def loss(params: Any, x: Any, f: Any, legal: Any, target: Any, chosen: Any, weight: Any) -> Any:
+    def loss(
+        params: Any, x: Any, f: Any, legal: Any, labelled: Any, target: Any, chosen: Any,
+        weight: Any,
+    ) -> Any:  # fmt: skip
         predicted = scores(jnp, params, x, f)
-        squared = jnp.where(legal, (predicted - target) ** 2, 0.0).sum(axis=1)
-        per_row = squared / jnp.maximum(legal.sum(axis=1), 1)
+        squared = jnp.where(labelled, (predicted - target) ** 2, 0.0).sum(axis=1)
+        per_row = squared / jnp.maximum(labelled.sum(axis=1), 1)
         if choice_weight:
             logits = jnp.where(legal, predicted / CHOICE_TEMPERATURE, -1e9)
             log_p = jax.nn.log_softmax(logits, axis=1)
@@ -322,7 +336,8 @@ def _pad(batch: Batch, players: int) -> tuple[Any, ...]:
     def pad(a: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return np.concatenate([a, np.zeros((extra, *a.shape[1:]), a.dtype)]) if extra else a
 
-    return pad(x), pad(f), pad(legal), pad(target), pad(batch.chosen), weight
+    arrays = (x, f, legal, batch.labelled, target, batch.chosen)
+    return (*(pad(a) for a in arrays), weight)
 
 
 def _training_rows(stream: Iterator[Batch], holdout: float, seed: int) -> Iterator[Batch]:
@@ -339,7 +354,8 @@ class StreamingOptions:
     over the lessons (``epochs``; ``steps``, when given, stops after that many steps of the
     optimiser), the lessons' first ``chunks`` only (a run still going on), the shuffle
     buffer's decisions, and the decisions the bot takes with it (``decides``, written in the
-    model file)."""
+    model file). ``start``: the file of an action-in network to start from (its layers replace
+    ``trunk`` and ``head``), as a round of self-play starts from the network that played it."""
 
     trunk: tuple[int, ...] = (256, 128)
     head: tuple[int, ...] = (64,)
@@ -353,6 +369,7 @@ class StreamingOptions:
     steps: int | None = None
     decides: tuple[str, ...] = ("bid", "call", "poignee", "card")
     extra: dict[str, Any] = field(default_factory=dict)
+    start: str | None = None
 
 
 def check_options(options: StreamingOptions) -> None:
@@ -394,20 +411,28 @@ def train_streaming(
     streamed through a shuffle buffer; write it to ``out`` when given; return the report (the
     decisions seen, the held-out loss and points lost a decision)."""
     options = options or StreamingOptions()
-    check_options(options)
     preset = load_rules(rules)
+    start = None
+    if options.start is not None:
+        start, _ = load_action_in(options.start, preset.name)
+        options = replace(
+            options, trunk=tuple(int(w.shape[1]) for w, _ in start["trunk"]),
+            head=tuple(int(w.shape[1]) for w, _ in start["head"][:-1]),
+        )  # fmt: skip
+    check_options(options)
     players = preset.players
     spec, used = lesson_chunks(folder, options.chunks)
     if spec.rules != preset.name:
         raise TarotInputError(f"{folder}: lessons of {spec.rules}, not of {preset.name}")
     jax, jnp, optax = _jax()
-    params = init_params(encoding_size(players), options.trunk, options.head, options.seed)
+    params = start or init_params(encoding_size(players), options.trunk, options.head, options.seed)
     params = jax.tree_util.tree_map(jnp.asarray, params)
     optimiser = optax.adam(options.learning_rate)
     state = optimiser.init(params)
     step = _step_function(jax, jnp, optimiser, options.choice_weight)
     rng = np.random.default_rng(np.random.SeedSequence(options.seed, spawn_key=(1,)))
     seen = steps = 0
+    resident: list[int] = []
     # imported here: the progress bars bring tqdm
     from tarot_analysis.runs.progress import TRAINING, bar
 
@@ -419,7 +444,7 @@ def train_streaming(
                 folder, players, order_seed=options.seed * 1009 + epoch, chunks=used
             )
             buffer = ShuffleBuffer(options.buffer, rng)
-            rows = _training_rows(_counted(stream, shown), options.holdout, options.seed)
+            rows = _training_rows(_counted(stream, shown, resident), options.holdout, options.seed)
             for batch in buffer.batches(rows, BATCH):
                 params, state = step(params, state, *_pad(batch, players))
                 seen += batch.rows
@@ -434,7 +459,8 @@ def train_streaming(
         "trunk": list(options.trunk), "head": list(options.head), "buffer": options.buffer,
         "learning_rate": options.learning_rate, "choice_weight": options.choice_weight,
         "holdout": options.holdout, "decisions_seen": seen, "data": str(folder),
-        "chunks": used,
+        "chunks": used, "start": options.start, "self_play": is_self_play(spec),
+        "resident": _resident_report(resident),
         "held_out": evaluate_streaming(
             weights, folder, players, options.holdout, options.seed, chunks=used
         ),
@@ -445,11 +471,27 @@ def train_streaming(
     return report
 
 
-def _counted(stream: Iterator[Batch], shown: Any) -> Iterator[Batch]:
-    """The stream, each chunk counted on the progress bar as it is read."""
+def _counted(stream: Iterator[Batch], shown: Any, resident: list[int]) -> Iterator[Batch]:
+    """The stream, each chunk counted on the progress bar as it is read and the memory the
+    process holds then appended to ``resident`` (bytes; nothing where the system does not
+    say)."""
+    from tarot_analysis.runs.memory import resident_bytes
+
     for block in stream:
         shown.update(1)
+        held = resident_bytes()
+        if held is not None:
+            resident.append(held)
         yield block
+
+
+def _resident_report(resident: list[int]) -> dict[str, float] | None:
+    """The memory held as the training read its first chunk, at its most, and at its last, in
+    MiB: flat when the buffer, not the decisions, sets it."""
+    if not resident:
+        return None
+    mib = [round(size / 2**20, 1) for size in resident]
+    return {"first_chunk_mib": mib[0], "peak_mib": max(mib), "last_chunk_mib": mib[-1]}
 
 
 def choose_slots(params: Any, x: Any, features: Any, legal: Any) -> npt.NDArray[np.int64]:
@@ -467,35 +509,38 @@ def evaluate_streaming(
     chunks: int | None = None,
 ) -> dict[str, Any]:
     """On the held-out decisions of ``folder``: rows, the loss, how often the network takes the
-    teacher's action, and its points lost a decision with a 95% interval by deal."""
+    action taken in the lessons, and, where every legal action has a value (a search's
+    lessons), its points lost a decision with a 95% interval by deal."""
     from tarot_analysis.stats import deal_interval
 
-    lost, deals, squared, matches = [], [], [], 0
+    lost, deals, squared, rows, matches = [], [], [], 0, 0
     for block in stream_decisions(folder, players, chunks=chunks):
         held = np.nonzero(is_held_out(block.deals, holdout, seed))[0]
         if not len(held):
             continue
         part = block.take(held)
         x, f = inputs_of(part, players)
-        legal = part.legal
+        labelled = part.labelled
         predicted = scores(np, params, x, f)
         target = targets_of(part)
         squared.append(
-            np.where(legal, (predicted - target) ** 2, 0).sum(axis=1) / legal.sum(axis=1)
+            np.where(labelled, (predicted - target) ** 2, 0).sum(axis=1) / labelled.sum(axis=1)
         )
-        slots = np.where(legal, predicted, -np.inf).argmax(axis=1)
-        best = np.where(legal, part.values, -np.inf).max(axis=1)
-        lost.append(best - part.values[np.arange(part.rows), slots])
-        deals.append(part.deals)
+        slots = np.where(part.legal, predicted, -np.inf).argmax(axis=1)
+        complete = part.complete
+        best = np.where(part.legal, part.values, -np.inf).max(axis=1)
+        lost.append((best - part.values[np.arange(part.rows), slots])[complete])
+        deals.append(part.deals[complete])
+        rows += part.rows
         matches += int((slots == part.chosen).sum())
-    if not lost:
+    if not rows:
         return {"rows": 0}
     every = np.concatenate(lost).astype(np.float64)
-    return {
-        "rows": len(every), "loss": float(np.concatenate(squared).mean()),
-        "match_rate": matches / len(every),
-        "regret": deal_interval(every, np.concatenate(deals)),
-    }  # fmt: skip
+    loss = float(np.concatenate(squared).mean())
+    found: dict[str, Any] = {"rows": rows, "loss": loss, "match_rate": matches / rows}
+    if len(every):
+        found["regret"] = deal_interval(every, np.concatenate(deals))
+    return found
 
 
 # --------------------------------------------------------------------------------------------

@@ -57,10 +57,13 @@ from tarot_analysis.runs.runner import RunResult, RunSpec, read_dataset, run
 __all__ = [
     "COMPACT_COLUMNS",
     "DEFAULT_CHUNK_SIZE",
+    "KIND",
     "LESSON_COLUMNS",
     "LESSON_FORMATS",
+    "compact_columns",
     "lesson_counts",
     "read_lessons",
+    "rows_per_deal",
     "teach",
 ]
 
@@ -87,7 +90,7 @@ LESSON_FORMATS: Final = {1: LESSON_COLUMNS, 2: COMPACT_COLUMNS}
 _SEARCHED: Final = (S.BID, S.CALL, S.POIGNEE, S.CARD)
 
 
-def _rows_per_deal(rules: Rules) -> int:
+def rows_per_deal(rules: Rules) -> int:
     """The most searched decisions a deal can hold: every card, a bid and a poignée per seat,
     the calls."""
     return rules.players * rules.hand_size + 2 * rules.players + 2
@@ -192,7 +195,7 @@ def lesson_chunk(
     with held_interrupts():  # the workspace's arrays come back as a structure
         ws = pimc.workspace(engine.params, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
     heuristic = bot_rows(["heuristic"] * rules.players)
-    most = n * _rows_per_deal(rules)
+    most = n * rows_per_deal(rules)
     size = encoding.encoding_size(rules.players)
     encodings = np.zeros((most, size), dtype=np.float32)
     legal = np.zeros((most, S.N_ACTIONS), dtype=np.bool_)
@@ -228,12 +231,13 @@ def lesson_chunk(
                       "values": _fixed(values[:rows])} | tail
         )  # fmt: skip
     return pa.table(
-        common | _compact(rules, encodings[:rows], legal[:rows], values[:rows], features[:rows])
+        common
+        | compact_columns(rules, encodings[:rows], legal[:rows], values[:rows], features[:rows])
         | tail | {"hint": pa.array(facts[:, 6], pa.int16())}
     )  # fmt: skip
 
 
-def _compact(
+def compact_columns(
     rules: Rules,
     encodings: npt.NDArray[np.float32],
     legal: npt.NDArray[np.bool_],

@@ -20,7 +20,14 @@ from typing import Final
 
 from tarot_analysis.errors import TarotInputError
 
-__all__ = ["BYTES_PER_DEAL", "available_bytes", "check_memory", "check_room", "size_text"]
+__all__ = [
+    "BYTES_PER_DEAL",
+    "available_bytes",
+    "check_memory",
+    "check_room",
+    "resident_bytes",
+    "size_text",
+]
 
 #: Peak bytes per deal of the runs that keep their deals: fft-4, heuristic bots, the peak
 #: proportional set size (``benchmarks/peak_memory.py``) of two runs, its difference divided by
@@ -47,6 +54,15 @@ def available_bytes() -> int | None:
         if size is not None
     ]  # fmt: skip
     return min(found) if found else None
+
+
+def resident_bytes() -> int | None:
+    """The memory this process holds now (its resident set, ``/proc/self/statm``), or
+    ``None`` where the system does not say."""
+    fields = (_read("/proc/self/statm") or "").split()
+    if len(fields) < 2 or not fields[1].isdigit():
+        return None
+    return int(fields[1]) * resource.getpagesize()
 
 
 def _read(path: str) -> str | None:

@@ -49,12 +49,12 @@ def chunk_bytes(rules: Any, deals: int, lesson_format: int = 1) -> int:
     from tarot_analysis.engine.encoding import encoding_size
     from tarot_analysis.engine.state import N_ACTIONS
     from tarot_analysis.learning.compact import MAX_LEGAL
-    from tarot_analysis.learning.teacher import _rows_per_deal
+    from tarot_analysis.learning.teacher import rows_per_deal
 
     row = 4 * encoding_size(rules.players) + 5 * N_ACTIONS + 7 * 8
     if lesson_format == 2:
         row += MAX_LEGAL * N_ACTION_FEATURES
-    return 2 * deals * _rows_per_deal(rules) * row
+    return 2 * deals * rows_per_deal(rules) * row
 
 
 def _check_memory(rules: Any, args: argparse.Namespace) -> None:

@@ -185,6 +185,14 @@ def _action_in_report(report: dict[str, Any]) -> str:
     if not held.get("rows"):
         lines.append("held out: no decision")
         return "\n".join(lines)
+    if "regret" not in held:
+        lines += [
+            f"held out: {held['rows']:,} decisions of self-play, loss {held['loss']:.4f}, the "
+            f"action taken {held['match_rate']:.1%}",
+            "loss: squared error of the score that followed the action taken, in hundreds of "
+            "points",
+        ]
+        return "\n".join(lines)
     regret = held["regret"]
     interval = (
         f"{regret['mean']:.2f} ({regret['ci_low']:.2f} to {regret['ci_high']:.2f})"

@@ -1,0 +1,203 @@
+"""Rounds of self-play improvement (Deep Monte-Carlo): play, train, measure, and again.
+
+A round starts from a network (the one a search taught, for the first; the last round's after):
+
+1. **play**: ``deals`` deals with that network at every seat, exploring with probability
+   ``epsilon`` (:func:`tarot_analysis.learning.selfplay.self_play`), each decision labelled with
+   the seat's final score;
+2. **train**: the network trained on them, from its own weights
+   (:func:`tarot_analysis.learning.streaming.train_streaming` with ``start``), streamed, so
+   memory does not grow with the decisions;
+3. **measure**: the new network in duplicate (:func:`tarot_analysis.table.duplicate.duplicate`)
+   against the heuristic and against the network it started from, on deals of a seed of their
+   own, each with its 95% interval. A round gains when its interval against the network it
+   started from lies above 0; otherwise the summary says it did not.
+
+Everything goes to one folder, a sub-folder a round (``round-1/lessons``, ``round-1/model.npz``,
+``round-1/training.json``, ``round-1/duplicate.json``) and ``rounds.json``, the summary. The
+same call resumes where it stopped: the lessons are a run folder that keeps its finished chunks;
+a round's network is written whole once trained (training stopped part-way starts again and,
+for the same seed, ends with the same weights); its measures are written after. A folder made
+with other settings, or from another network, is refused in one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from tarot_analysis import __version__
+from tarot_analysis.errors import TarotInputError, whole_number
+from tarot_analysis.game.rules import Rules
+from tarot_analysis.runs.files import replacing
+
+__all__ = ["RoundOptions", "improve", "round_folder"]
+
+#: The settings a folder of rounds keeps, beside its preset and first network.
+SETTINGS_FILE: Final = "_rounds.json"
+SUMMARY_FILE: Final = "rounds.json"
+
+
+@dataclass(frozen=True)
+class RoundOptions:
+    """What a round does: its self-play deals, their exploration and chunks, the training's
+    passes, shuffle buffer and learning rate, and the duplicate deals that measure it (their
+    seed is ``seed + 1000``, never one the lessons used)."""
+
+    deals: int = 200_000
+    epsilon: float = 0.02
+    chunk_size: int = 5_000
+    epochs: int = 1
+    buffer: int = 200_000
+    learning_rate: float = 3e-4
+    holdout: float = 0.02
+    measure_deals: int = 20_000
+    seed: int = 1
+
+    def check(self) -> None:
+        """Refuse, in one line, settings that make no round."""
+        for name in ("deals", "chunk_size", "epochs", "buffer", "measure_deals"):
+            whole_number(getattr(self, name), name.replace("_", " "), least=1)
+        if not 0 <= self.epsilon <= 1:
+            raise TarotInputError(f"epsilon is a probability from 0 to 1, got {self.epsilon}")
+        if not self.learning_rate > 0:
+            raise TarotInputError(f"the learning rate must be above 0, got {self.learning_rate}")
+
+
+def round_folder(folder: str | os.PathLike[str], number: int) -> Path:
+    """The sub-folder of round ``number`` (from 1)."""
+    return Path(folder) / f"round-{number}"
+
+
+def _settings(rules: Rules, start: Path, options: RoundOptions) -> dict[str, Any]:
+    # imported here: reading a model's digest is all this needs of self-play
+    from tarot_analysis.learning.selfplay import model_digest
+
+    return {
+        "kind": "self-play rounds", "rules": rules.name, "start": str(start),
+        "start_digest": model_digest(start), "options": asdict(options),
+    }  # fmt: skip
+
+
+def _claim(folder: Path, settings: dict[str, Any]) -> None:
+    """Write the folder's settings, or check that they are those it was made with."""
+    path = folder / SETTINGS_FILE
+    if path.exists():
+        try:
+            found = json.loads(path.read_text(encoding="utf-8"))
+        except ValueError:
+            raise TarotInputError(f"{path}: not the settings of rounds (unreadable)") from None
+        found.pop("version", None)
+        if found != settings:
+            differing = sorted(
+                key for key in {*found, *settings} if found.get(key) != settings.get(key)
+            )
+            raise TarotInputError(
+                f"{folder}: rounds made with other settings ({', '.join(differing)} differ): "
+                "use another folder, or the settings it was made with"
+            )
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    with replacing(path) as temporary:
+        Path(temporary).write_text(
+            json.dumps(settings | {"version": __version__}, indent=2), encoding="utf-8"
+        )
+
+
+def _write_json(path: Path, data: Any) -> None:
+    with replacing(path) as temporary:
+        Path(temporary).write_text(json.dumps(data, indent=2, allow_nan=False), encoding="utf-8")
+
+
+def _interval(result: Any) -> dict[str, float]:
+    return {"mean": result.mean_diff, "low": result.ci_low, "high": result.ci_high}
+
+
+def _measure(
+    rules: Rules, model: Path, previous: Path, options: RoundOptions, threads: int | None
+) -> dict[str, Any]:
+    """The round's network in duplicate against the heuristic and the network it started
+    from."""
+    from tarot_analysis.table.duplicate import duplicate
+
+    seed = options.seed + 1000
+    bot = f"learned:{model}"
+    against = {
+        "heuristic": duplicate(
+            rules.name, options.measure_deals, bot, "heuristic", seed=seed, threads=threads
+        ),
+        "previous": duplicate(
+            rules.name, options.measure_deals, bot, f"learned:{previous}", seed=seed,
+            threads=threads,
+        ),
+    }  # fmt: skip
+    previous_edge = _interval(against["previous"])
+    return {
+        "deals": options.measure_deals, "seed": seed,
+        "against_heuristic": _interval(against["heuristic"]),
+        "against_previous": previous_edge, "gained": previous_edge["low"] > 0,
+    }  # fmt: skip
+
+
+def improve(
+    rules: Rules,
+    start: str | os.PathLike[str],
+    folder: str | os.PathLike[str],
+    rounds: int,
+    options: RoundOptions | None = None,
+    *,
+    threads: int | None = None,
+    progress: bool = False,
+    client: Any = None,
+) -> list[dict[str, Any]]:
+    """Run rounds ``1 .. rounds`` of self-play improvement from the action-in network
+    ``start`` in ``folder``, resuming what is there; each round's summary (its decisions, its
+    training and its duplicate measures), also written to ``rounds.json``."""
+    from tarot_analysis.learning.selfplay import self_play
+    from tarot_analysis.learning.streaming import StreamingOptions, load_action_in, train_streaming
+
+    options = options or RoundOptions()
+    options.check()
+    rounds = whole_number(rounds, "the rounds", least=1)
+    first = Path(start).resolve()
+    load_action_in(first, rules.name)  # an action-in network of this preset, or one line
+    target = Path(folder)
+    _claim(target, _settings(rules, first, options))
+    summaries = []
+    previous = first
+    for number in range(1, rounds + 1):
+        here = round_folder(target, number)
+        lessons = here / "lessons"
+        model = here / "model.npz"
+        played = self_play(
+            rules, options.deals, lessons, bot=f"learned:{previous}", epsilon=options.epsilon,
+            seed=options.seed * 1009 + number, chunk_size=options.chunk_size, threads=threads,
+            progress=progress, client=client,
+        )  # fmt: skip
+        training_file = here / "training.json"
+        if not model.exists():
+            training = train_streaming(
+                lessons, rules.name,
+                StreamingOptions(
+                    epochs=options.epochs, seed=options.seed * 1009 + number,
+                    holdout=options.holdout, learning_rate=options.learning_rate,
+                    buffer=options.buffer, start=str(previous), extra={"round": number},
+                ),
+                out=model, progress=progress,
+            )  # fmt: skip
+            _write_json(training_file, training)
+        measured_file = here / "duplicate.json"
+        if not measured_file.exists():
+            _write_json(measured_file, _measure(rules, model, previous, options, threads))
+        summaries.append({
+            "round": number, "deals": options.deals, "chunks": played.chunks,
+            "started_from": str(previous), "model": str(model),
+            "training": json.loads(training_file.read_text("utf-8")),
+            "measured": json.loads(measured_file.read_text("utf-8")),
+        })  # fmt: skip
+        previous = model.resolve()
+    _write_json(target / SUMMARY_FILE, {"rules": rules.name, "rounds": summaries})
+    return summaries

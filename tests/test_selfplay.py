@@ -1,0 +1,149 @@
+"""Self-play lessons (Deep Monte-Carlo) and rounds of improvement: each decision valued by the
+deciding seat's final score, a network trained on them from its own weights, rounds that resume
+and measure themselves in duplicate."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+
+from tarot_analysis.engine.encoding import encoding_size
+from tarot_analysis.errors import TarotInputError
+from tarot_analysis.game.rules import load_rules
+from tarot_analysis.learning.rounds import RoundOptions, improve, round_folder
+from tarot_analysis.learning.selfplay import self_play
+from tarot_analysis.learning.streaming import (
+    StreamingOptions,
+    init_params,
+    load_action_in,
+    save_action_in,
+    stream_decisions,
+    train_streaming,
+)
+
+pytest.importorskip("jax")
+
+FFT4 = load_rules("fft-4")
+
+
+def _network(path: Path, seed: int = 1) -> Path:
+    params = init_params(encoding_size(4), (16,), (8,), seed)
+    return save_action_in(path, params, {"rules": "fft-4", "decides": ["bid", "call", "card"]})
+
+
+def _rows(folder: Path) -> dict[str, np.ndarray]:
+    table = pq.ParquetDataset(folder).read()
+    return {name: table.column(name).to_numpy(zero_copy_only=False) for name in
+            ("deal", "seat", "decision", "chosen", "hint", "score")}  # fmt: skip
+
+
+def test_every_decision_is_valued_by_its_seats_final_score(tmp_path: Path) -> None:
+    self_play(FFT4, 30, tmp_path / "calm", bot="heuristic", epsilon=0.0, seed=3, chunk_size=15)
+    rows = _rows(tmp_path / "calm")
+    # Without exploration the heuristic takes its own action: the hint, at every decision.
+    assert (rows["chosen"] == rows["hint"]).all()
+    assert set(rows["decision"]) >= {"bid", "card"}
+    # One score per seat and deal, the seats' scores of a deal adding up to 0.
+    for deal in np.unique(rows["deal"]):
+        here = rows["deal"] == deal
+        by_seat = {int(s): set(rows["score"][here & (rows["seat"] == s)]) for s in range(4)}
+        assert all(len(scores) == 1 for scores in by_seat.values())
+        assert sum(next(iter(scores)) for scores in by_seat.values()) == pytest.approx(0, abs=1e-3)
+    batches = list(stream_decisions(tmp_path / "calm", 4))
+    for batch in batches:
+        # The action taken alone is valued, by the score: the others are not labelled.
+        assert (batch.labelled.sum(axis=1) == 1).all()
+        assert (batch.labelled[np.arange(batch.rows), batch.chosen]).all()
+    scores = np.concatenate([b.values[np.arange(b.rows), b.chosen] for b in batches])
+    assert sorted(scores) == sorted(rows["score"][np.isin(rows["decision"], ["bid", "card",
+                                                                               "call", "poignee"])])
+
+
+def test_exploration_takes_other_actions_and_the_seed_fixes_every_row(tmp_path: Path) -> None:
+    self_play(FFT4, 20, tmp_path / "a", bot="heuristic", epsilon=1.0, seed=3, chunk_size=10)
+    wild = _rows(tmp_path / "a")
+    assert 0.3 < (wild["chosen"] != wild["hint"]).mean() < 1.0
+    self_play(FFT4, 20, tmp_path / "b", bot="heuristic", epsilon=1.0, seed=3, chunk_size=10,
+              threads=2)  # fmt: skip
+    for k in range(2):
+        name = f"chunk-{k:06d}.parquet"
+        one, two = (pq.read_table(tmp_path / run / name) for run in ("a", "b"))
+        assert one.drop(["action_values"]).equals(two.drop(["action_values"]))
+        values = [t.column("action_values").combine_chunks().flatten().to_numpy() for t in (one, two)]
+        assert np.array_equal(*values, equal_nan=True)
+
+
+def test_a_network_trained_on_self_play_fits_the_scores_from_its_own_weights(
+    tmp_path: Path,
+) -> None:
+    start = _network(tmp_path / "start.npz")
+    self_play(FFT4, 40, tmp_path / "lessons", bot=f"learned:{start}", seed=2, chunk_size=20)
+    options = StreamingOptions(start=str(start), steps=6, buffer=300, seed=4, holdout=0.2)
+    first = train_streaming(tmp_path / "lessons", "fft-4", options, out=tmp_path / "one.npz")
+    assert first["self_play"] and first["steps"] == 6
+    assert first["trunk"] == [16] and first["head"] == [8]  # the start's layers, not the default
+    held = first["held_out"]
+    assert held["rows"] > 0 and "regret" not in held and held["loss"] > 0
+    again = train_streaming(tmp_path / "lessons", "fft-4", options, out=tmp_path / "two.npz")
+    one, _ = load_action_in(tmp_path / "one.npz", "fft-4")
+    two, _ = load_action_in(tmp_path / "two.npz", "fft-4")
+    began, _ = load_action_in(start, "fft-4")
+    assert again["held_out"] == held
+    assert all(np.array_equal(a[0], b[0]) for a, b in zip(one["trunk"], two["trunk"], strict=True))
+    assert not np.array_equal(one["trunk"][0][0], began["trunk"][0][0])
+
+
+def test_rounds_resume_and_say_whether_they_gained(tmp_path: Path) -> None:
+    start = _network(tmp_path / "start.npz")
+    options = RoundOptions(deals=30, chunk_size=15, buffer=500, measure_deals=12, holdout=0.2)
+    folder = tmp_path / "rounds"
+    summaries = improve(FFT4, start, folder, 2, options, threads=1)
+    assert [s["round"] for s in summaries] == [1, 2]
+    assert summaries[1]["started_from"] == str((round_folder(folder, 1) / "model.npz").resolve())
+    for summary in summaries:
+        measured = summary["measured"]
+        edge = measured["against_previous"]
+        assert edge["low"] <= edge["mean"] <= edge["high"]
+        assert measured["gained"] == (edge["low"] > 0)
+        assert measured["seed"] == options.seed + 1000
+    written = json.loads((folder / "rounds.json").read_text())
+    assert written["rounds"] == json.loads(json.dumps(summaries))
+    # Stopped before round 2's network was written: the same call trains it again to the
+    # same weights, and keeps round 1 as it was.
+    model = round_folder(folder, 2) / "model.npz"
+    weights, _ = load_action_in(model, "fft-4")
+    kept = (round_folder(folder, 1) / "model.npz").stat().st_mtime_ns
+    model.unlink()
+    (round_folder(folder, 2) / "duplicate.json").unlink()
+    again = improve(FFT4, start, folder, 2, options, threads=1)
+    for summary in (*again, *summaries):
+        summary["training"].pop("resident")  # the memory held: the machine's, not the round's
+    assert again == summaries
+    retrained, _ = load_action_in(model, "fft-4")
+    for part in ("trunk", "head"):
+        for (w, b), (w2, b2) in zip(weights[part], retrained[part], strict=True):
+            assert np.array_equal(w, w2) and np.array_equal(b, b2)
+    assert (round_folder(folder, 1) / "model.npz").stat().st_mtime_ns == kept
+    with pytest.raises(TarotInputError, match="other settings .*options"):
+        improve(FFT4, start, folder, 2, RoundOptions(deals=31, chunk_size=15), threads=1)
+    other = _network(tmp_path / "other.npz", seed=2)
+    with pytest.raises(TarotInputError, match="start"):
+        improve(FFT4, other, folder, 2, options, threads=1)
+
+
+def test_the_command_refuses_a_missing_network_in_one_line(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tarot_analysis.cli", "selfplay", "--from", str(tmp_path / "no.npz"),
+         "--out", str(tmp_path / "r")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "no.npz" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert not (tmp_path / "r").exists()
