@@ -147,3 +147,30 @@ def test_the_command_refuses_a_missing_network_in_one_line(tmp_path: Path) -> No
     assert done.stderr.strip().count("\n") == 0 and "no.npz" in done.stderr
     assert "Traceback" not in done.stderr
     assert not (tmp_path / "r").exists()
+
+
+def test_train_starts_from_a_network_and_refuses_a_missing_one(tmp_path: Path) -> None:
+    start = _network(tmp_path / "start.npz")
+    self_play(FFT4, 10, tmp_path / "lessons", bot="heuristic", seed=5, chunk_size=10)
+
+    def train(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "tarot_analysis.cli", "train", str(tmp_path / "lessons"),
+             "--out", str(tmp_path / "net.npz"), "--steps", "2", "--no-progress", "--json",
+             *extra],
+            capture_output=True, text=True, check=False,
+        )  # fmt: skip
+
+    missing = train("--start", str(tmp_path / "none.npz"))
+    assert missing.returncode == 2 and "none.npz: no such model file" in missing.stderr
+    assert "Traceback" not in missing.stderr and not (tmp_path / "net.npz").exists()
+    done = train("--start", str(start))
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["start"] == str(start) and report["trunk"] == [16] and report["self_play"]
+
+
+def test_self_play_is_not_the_searchs(tmp_path: Path) -> None:
+    with pytest.raises(TarotInputError, match="not pimc:4.*teach"):
+        self_play(FFT4, 10, tmp_path / "s", bot="pimc:4")
+    assert not (tmp_path / "s").exists()

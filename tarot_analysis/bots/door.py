@@ -74,7 +74,15 @@ from tarot_analysis.engine.state import (
     legal_cards_now,
 )
 
-__all__ = ["Workspace", "asks_more", "choose_ecart", "decide", "decide_rules", "workspace"]
+__all__ = [
+    "Workspace",
+    "asks_more",
+    "choose_ecart",
+    "decide",
+    "decide_rules",
+    "network_action",
+    "workspace",
+]
 
 
 class Workspace(NamedTuple):
@@ -124,7 +132,7 @@ def decide(m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws:
     """The action the bot ``bot`` (its row) takes for ``seat``, the seat to act, at the
     decision of ``(m, s)``; ``rng`` the table's generator, ``ws`` its :func:`workspace`."""
     if bot[B_KIND] == LEARNED and bot[B_LEARNS] >> s[S_KIND] & 1:
-        return _learned(m, s, seat, bot, p, half, rng, ws)
+        return network_action(m, s, seat, bot, p, half, rng, ws)
     if bot[B_KIND] == PIMC:
         for k in range(bot.shape[0]):
             ws.pimc.bot[k] = bot[k]  # how its worlds are read and played out
@@ -141,7 +149,7 @@ def decide(m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws:
 
 
 @njit(**KERNEL)
-def _learned(
+def network_action(
     m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws: Workspace
 ) -> int:
     """The learned bot's action: its network's best, where the network predicts it to gain

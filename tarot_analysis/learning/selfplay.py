@@ -41,7 +41,7 @@ import pyarrow as pa
 from numba import njit
 
 from tarot_analysis._jit import chunk_states, draw_below, draw_unit
-from tarot_analysis.bots import Bot, bot_rows, door, seat_rows
+from tarot_analysis.bots import B_KIND, B_LEARNS, LEARNED, Bot, bot_rows, door, seat_rows
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import action_features, encoding
 from tarot_analysis.engine import params as R
@@ -86,13 +86,13 @@ def _self_play_deals(
     poignees: Any,
     features: Any,
 ) -> int:
-    """Play every deal of ``masks`` with ``bots`` (a row per seat, ``ws`` their workspace),
-    each bid, call, poignée and card with several legal actions taken at random among them with
-    probability ``epsilon`` (draws from ``explore_rng``); one row per such decision into
-    ``encodings``, ``legal``, ``features`` (the heuristic's action as the hint, its draws from
-    ``hint_rng``) and ``facts`` (deal, seat, step, decision, action taken, the heuristic's
-    action); each deal's raw outcome and poignées into ``outcomes`` and ``poignees``. Returns
-    the rows written."""
+    """Play every deal of ``masks`` with ``bots`` (a row per seat, learned or rule bots;
+    ``ws`` their workspace), each bid, call, poignée and card with several legal actions taken
+    at random among them with probability ``epsilon`` (draws from ``explore_rng``); one row
+    per such decision into ``encodings``, ``legal``, ``features`` (the heuristic's action as
+    the hint, its draws from ``hint_rng``) and ``facts`` (deal, seat, step, decision, action
+    taken, the heuristic's action); each deal's raw outcome and poignées into ``outcomes`` and
+    ``poignees``. Returns the rows written."""
     m = np.zeros(S.N_M, dtype=np.uint64)
     s = np.zeros(S.N_S, dtype=np.int64)
     mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
@@ -115,7 +115,11 @@ def _self_play_deals(
                 count = action_features.action_features_into(
                     m, s, p, half, seat, hint, mask, actions, scratch
                 )
-            action = door.decide(m, s, seat, bots[seat], p, half, rng, ws)
+            bot = bots[seat]
+            if bot[B_KIND] == LEARNED and bot[B_LEARNS] >> kind & 1:
+                action = door.network_action(m, s, seat, bot, p, half, rng, ws)
+            else:  # a rule bot, or the heuristic where the network does not decide
+                action = door.decide_rules(m, s, seat, bot, p, rng, ws.plan)
             if count > 1:
                 if draw_unit(explore_rng) < epsilon:
                     action = actions[draw_below(explore_rng, count)]
@@ -220,6 +224,11 @@ def self_play(
         raise TarotInputError(f"epsilon is a probability from 0 to 1, got {epsilon}")
     deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
     parsed = Bot.parse(bot)
+    if parsed.kind == "pimc" or parsed.learned:
+        raise TarotInputError(
+            f"self-play is played by the learned bot or a rule bot, not {bot}: the search's "
+            "lessons are teach's"
+        )
     rows, nets = seat_rows([parsed] * rules.players, rules)
     network = {"model": model_digest(parsed.model)} if parsed.model else {}
     spec = RunSpec(

@@ -77,6 +77,11 @@ def add_parser(subparsers: Any) -> None:
         help="Adam's learning rate (default 0.001)",
     )  # fmt: skip
     action_in.add_argument(
+        "--start", metavar="MODEL.npz", default=None,
+        help="start from this action-in network's weights (its layers replace --trunk and "
+        "--head), as a round of self-play does",
+    )  # fmt: skip
+    action_in.add_argument(
         "--decides", nargs="+", default=["bid", "call", "poignee", "card"], metavar="DECISION",
         help="the decisions the bot takes with the network (default bid call poignee card)",
     )  # fmt: skip
@@ -158,6 +163,7 @@ def _run_action_in(args: argparse.Namespace) -> int:
         trunk=tuple(args.trunk), head=head, epochs=args.epochs or 2, seed=args.seed,
         holdout=args.holdout, learning_rate=args.learning_rate, choice_weight=args.choice_weight,
         buffer=args.buffer, chunks=args.chunks, steps=args.steps, decides=tuple(args.decides),
+        start=args.start,
     )  # fmt: skip
     report = train_streaming(
         args.data[0], spec.rules, options, out=args.out, progress=not args.no_progress
