@@ -61,8 +61,9 @@ def test_every_decision_is_valued_by_its_seats_final_score(tmp_path: Path) -> No
         assert (batch.labelled.sum(axis=1) == 1).all()
         assert (batch.labelled[np.arange(batch.rows), batch.chosen]).all()
     scores = np.concatenate([b.values[np.arange(b.rows), b.chosen] for b in batches])
-    assert sorted(scores) == sorted(rows["score"][np.isin(rows["decision"], ["bid", "card",
-                                                                               "call", "poignee"])])
+    assert sorted(scores) == sorted(
+        rows["score"][np.isin(rows["decision"], ["bid", "card", "call", "poignee"])]
+    )
 
 
 def test_exploration_takes_other_actions_and_the_seed_fixes_every_row(tmp_path: Path) -> None:
@@ -75,7 +76,10 @@ def test_exploration_takes_other_actions_and_the_seed_fixes_every_row(tmp_path: 
         name = f"chunk-{k:06d}.parquet"
         one, two = (pq.read_table(tmp_path / run / name) for run in ("a", "b"))
         assert one.drop(["action_values"]).equals(two.drop(["action_values"]))
-        values = [t.column("action_values").combine_chunks().flatten().to_numpy() for t in (one, two)]
+        values = [
+            table.column("action_values").combine_chunks().flatten().to_numpy()
+            for table in (one, two)
+        ]
         assert np.array_equal(*values, equal_nan=True)
 
 
@@ -130,7 +134,7 @@ def test_rounds_resume_and_say_whether_they_gained(tmp_path: Path) -> None:
         for (w, b), (w2, b2) in zip(weights[part], retrained[part], strict=True):
             assert np.array_equal(w, w2) and np.array_equal(b, b2)
     assert (round_folder(folder, 1) / "model.npz").stat().st_mtime_ns == kept
-    with pytest.raises(TarotInputError, match="other settings .*options"):
+    with pytest.raises(TarotInputError, match=r"other settings .*options"):
         improve(FFT4, start, folder, 2, RoundOptions(deals=31, chunk_size=15), threads=1)
     other = _network(tmp_path / "other.npz", seed=2)
     with pytest.raises(TarotInputError, match="start"):
@@ -171,6 +175,6 @@ def test_train_starts_from_a_network_and_refuses_a_missing_one(tmp_path: Path) -
 
 
 def test_self_play_is_not_the_searchs(tmp_path: Path) -> None:
-    with pytest.raises(TarotInputError, match="not pimc:4.*teach"):
+    with pytest.raises(TarotInputError, match=r"not pimc:4.*teach"):
         self_play(FFT4, 10, tmp_path / "s", bot="pimc:4")
     assert not (tmp_path / "s").exists()
