@@ -44,7 +44,6 @@ from tarot_analysis._jit import chunk_states, draw_below, draw_unit
 from tarot_analysis.bots import B_KIND, B_LEARNS, LEARNED, Bot, bot_rows, door, seat_rows
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import action_features, encoding
-from tarot_analysis.engine import params as R
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.outcome import N_OUTCOME
 from tarot_analysis.engine.params import engine_rules
@@ -52,7 +51,13 @@ from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError, run_numbers
 from tarot_analysis.game.rules import Rules, rules_to_dict
 from tarot_analysis.learning.compact import MAX_LEGAL
-from tarot_analysis.learning.teacher import COMPACT_COLUMNS, KIND, compact_columns, rows_per_deal
+from tarot_analysis.learning.teacher import (
+    COMPACT_COLUMNS,
+    KIND,
+    compact_columns,
+    rows_per_deal,
+    store_outcome,
+)
 from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import RunResult, RunSpec, run
@@ -128,19 +133,12 @@ def _self_play_deals(
                     legal[row, k] = mask[k]
                 for k in range(min(count, features.shape[1])):
                     features[row, k] = scratch[k]
-                facts[row, 0] = d
-                facts[row, 1] = seat
-                facts[row, 2] = step
-                facts[row, 3] = kind
-                facts[row, 4] = action
-                facts[row, 5] = hint
+                facts[row, 0], facts[row, 1], facts[row, 2] = d, seat, step
+                facts[row, 3], facts[row, 4], facts[row, 5] = kind, action, hint
                 row += 1
             S.apply(m, s, action, p, half)
             step += 1
-        for column in range(N_OUTCOME):
-            outcomes[d, column] = s[S.S_OUT + column]
-        for k in range(p[R.PLAYERS]):
-            poignees[d, k] = s[S.S_POIGNEES + k]
+        store_outcome(s, d, p, outcomes, poignees)
     return row
 
 

@@ -16,7 +16,9 @@ by their units) and gives that action's score; the same head weights judge every
 what it learns of one card carries to the others. The loss is the flat network's
 (:mod:`tarot_analysis.learning.training`): the squared error of each legal action's advantage,
 its value less the mean of the legal actions, in hundreds of points, plus optionally a
-cross-entropy of the teacher's choice.
+cross-entropy of the teacher's choice. On lessons of self-play
+(:mod:`tarot_analysis.learning.selfplay`), where the action taken alone has a value, it is the
+squared error of that action's score against the seat's score for the deal.
 
 Training uses JAX and optax (the ``train`` extra), imported only when a network is trained. The
 same folder, options and seed give the same weights.

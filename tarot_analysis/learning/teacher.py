@@ -64,6 +64,7 @@ __all__ = [
     "lesson_counts",
     "read_lessons",
     "rows_per_deal",
+    "store_outcome",
     "teach",
 ]
 
@@ -171,11 +172,19 @@ def _teach_deals(
                 row += 1
             S.apply(m, s, action, p, half)
             step += 1
-        for column in range(N_OUTCOME):
-            outcomes[d, column] = s[S.S_OUT + column]
-        for k in range(p[R.PLAYERS]):
-            poignees[d, k] = s[S.S_POIGNEES + k]
+        store_outcome(s, d, p, outcomes, poignees)
     return row
+
+
+@njit(cache=True, nogil=True)
+def store_outcome(s: Any, d: int, p: Any, outcomes: Any, poignees: Any) -> None:
+    """The raw outcome and the poignées of the deal just played (state ``s``) into row ``d``
+    of ``outcomes`` and ``poignees``, for :func:`~tarot_analysis.engine.scoring.score_outcomes`
+    to score."""
+    for column in range(N_OUTCOME):
+        outcomes[d, column] = s[S.S_OUT + column]
+    for k in range(p[R.PLAYERS]):
+        poignees[d, k] = s[S.S_POIGNEES + k]
 
 
 def lesson_chunk(
