@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +22,7 @@ from tarot_analysis.learning.selfplay import self_play
 from tarot_analysis.learning.streaming import (
     StreamingOptions,
     init_params,
+    is_held_out,
     load_action_in,
     save_action_in,
     stream_decisions,
@@ -178,3 +180,23 @@ def test_self_play_is_not_the_searchs(tmp_path: Path) -> None:
     with pytest.raises(TarotInputError, match=r"not pimc:4.*teach"):
         self_play(FFT4, 10, tmp_path / "s", bot="pimc:4")
     assert not (tmp_path / "s").exists()
+
+
+def test_a_search_s_lessons_anchor_the_training_on_self_play(tmp_path: Path) -> None:
+    from tarot_analysis.learning.teacher import teach
+
+    start = _network(tmp_path / "start.npz")
+    self_play(FFT4, 20, tmp_path / "own", bot=f"learned:{start}", seed=2, chunk_size=10)
+    teach(FFT4, 4, tmp_path / "search", worlds=1, seed=3, chunk_size=2, lesson_format=2)
+    alone = StreamingOptions(start=str(start), epochs=1, buffer=200, seed=4, holdout=0.5)
+    anchored = replace(alone, anchor=str(tmp_path / "search"))
+    plain = train_streaming(tmp_path / "own", "fft-4", alone)
+    both = train_streaming(tmp_path / "own", "fft-4", anchored)
+    search_rows = sum(
+        int((~is_held_out(b.deals, 0.5, 4)).sum()) for b in stream_decisions(tmp_path / "search", 4)
+    )
+    # Each of the two self-play chunks is followed by one of the search's two.
+    assert both["decisions_seen"] == plain["decisions_seen"] + search_rows
+    assert both["anchor_chunks"] == 2 and "regret" in both["anchor_held_out"]
+    with pytest.raises(TarotInputError, match=r"own: lessons of self-play; an anchor"):
+        train_streaming(tmp_path / "own", "fft-4", replace(alone, anchor=str(tmp_path / "own")))

@@ -44,8 +44,10 @@ SUMMARY_FILE: Final = "rounds.json"
 @dataclass(frozen=True)
 class RoundOptions:
     """What a round does: its self-play deals, their exploration and chunks, the training's
-    passes, shuffle buffer and learning rate, and the duplicate deals that measure it (their
-    seed is ``seed + 1000``, never one the lessons used)."""
+    passes, shuffle buffer and learning rate, a search's lessons streamed beside the round's
+    (``anchor``, its first ``anchor_chunks``: every legal action keeps a target), and the
+    duplicate deals that measure it (their seed is ``seed + 1000``, never one the lessons
+    used)."""
 
     deals: int = 200_000
     epsilon: float = 0.02
@@ -56,6 +58,8 @@ class RoundOptions:
     holdout: float = 0.02
     measure_deals: int = 20_000
     seed: int = 1
+    anchor: str | None = None
+    anchor_chunks: int | None = None
 
     def check(self) -> None:
         """Refuse, in one line, settings that make no round."""
@@ -185,6 +189,7 @@ def improve(
                     epochs=options.epochs, seed=options.seed * 1009 + number,
                     holdout=options.holdout, learning_rate=options.learning_rate,
                     buffer=options.buffer, start=str(previous), extra={"round": number},
+                    anchor=options.anchor, anchor_chunks=options.anchor_chunks,
                 ),
                 out=model, progress=progress,
             )  # fmt: skip

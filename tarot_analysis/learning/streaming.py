@@ -357,7 +357,10 @@ class StreamingOptions:
     optimiser), the lessons' first ``chunks`` only (a run still going on), the shuffle
     buffer's decisions, and the decisions the bot takes with it (``decides``, written in the
     model file). ``start``: the file of an action-in network to start from (its layers replace
-    ``trunk`` and ``head``), as a round of self-play starts from the network that played it."""
+    ``trunk`` and ``head``), as a round of self-play starts from the network that played it.
+    ``anchor``: a folder of a search's lessons (its first ``anchor_chunks``) whose chunks are
+    streamed between those of ``folder``, cycled, so that every legal action keeps a target
+    while lessons of self-play value the action taken alone."""
 
     trunk: tuple[int, ...] = (256, 128)
     head: tuple[int, ...] = (64,)
@@ -372,6 +375,8 @@ class StreamingOptions:
     decides: tuple[str, ...] = ("bid", "call", "poignee", "card")
     extra: dict[str, Any] = field(default_factory=dict)
     start: str | None = None
+    anchor: str | None = None
+    anchor_chunks: int | None = None
 
 
 def check_options(options: StreamingOptions) -> None:
@@ -426,6 +431,7 @@ def train_streaming(
     spec, used = lesson_chunks(folder, options.chunks)
     if spec.rules != preset.name:
         raise TarotInputError(f"{folder}: lessons of {spec.rules}, not of {preset.name}")
+    anchor_used = _check_anchor(options, preset.name)
     jax, jnp, optax = _jax()
     params = start or init_params(encoding_size(players), options.trunk, options.head, options.seed)
     params = jax.tree_util.tree_map(jnp.asarray, params)
@@ -446,7 +452,10 @@ def train_streaming(
                 folder, players, order_seed=options.seed * 1009 + epoch, chunks=used
             )
             buffer = ShuffleBuffer(options.buffer, rng)
-            rows = _training_rows(_counted(stream, shown, resident), options.holdout, options.seed)
+            counted = _counted(stream, shown, resident)
+            if options.anchor is not None:
+                counted = _anchored(counted, options.anchor, players, anchor_used, options.seed)
+            rows = _training_rows(counted, options.holdout, options.seed)
             for batch in buffer.batches(rows, BATCH):
                 params, state = step(params, state, *_pad(batch, players))
                 seen += batch.rows
@@ -467,10 +476,50 @@ def train_streaming(
             weights, folder, players, options.holdout, options.seed, chunks=used
         ),
     }  # fmt: skip
+    if options.anchor is not None:
+        report["anchor"] = str(options.anchor)
+        report["anchor_chunks"] = anchor_used
+        report["anchor_held_out"] = evaluate_streaming(
+            weights, options.anchor, players, options.holdout, options.seed, chunks=anchor_used
+        )
     if out is not None:
         meta = {"rules": preset.name, "decides": list(options.decides), "report": report}
         save_action_in(out, weights, meta | options.extra)
     return report
+
+
+def _check_anchor(options: StreamingOptions, rules: str) -> int:
+    """The chunks of the anchor's lessons to stream (0 without an anchor), checked to be a
+    search's lessons of ``rules``."""
+    if options.anchor is None:
+        return 0
+    spec, used = lesson_chunks(options.anchor, options.anchor_chunks)
+    if spec.rules != rules:
+        raise TarotInputError(f"{options.anchor}: lessons of {spec.rules}, not of {rules}")
+    if is_self_play(spec):
+        raise TarotInputError(
+            f"{options.anchor}: lessons of self-play; an anchor is a search's lessons, every "
+            "legal action valued"
+        )
+    return used
+
+
+def _anchored(
+    stream: Iterator[Batch], anchor: str, players: int, chunks: int, seed: int
+) -> Iterator[Batch]:
+    """Each chunk of ``stream`` followed by one of the anchor's, its chunks cycled in a new
+    random order each time round."""
+
+    def cycled() -> Iterator[Batch]:
+        for turn in itertools.count():
+            yield from stream_decisions(
+                anchor, players, order_seed=seed * 7919 + turn, chunks=chunks
+            )
+
+    extra = cycled()
+    for block in stream:
+        yield block
+        yield next(extra)
 
 
 def _counted(stream: Iterator[Batch], shown: Any, resident: list[int]) -> Iterator[Batch]:

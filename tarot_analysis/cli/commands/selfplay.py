@@ -60,6 +60,15 @@ def add_parser(subparsers: Any) -> None:
         "--measure-deals", type=number_of_deals, default=20_000,
         help="duplicate deals that measure each round (default 20,000)",
     )  # fmt: skip
+    command.add_argument(
+        "--anchor", metavar="FOLDER", default=None,
+        help="a search's lessons of format 2 streamed beside each round's, so that every legal "
+        "action keeps a target (teach --lesson-format 2)",
+    )  # fmt: skip
+    command.add_argument(
+        "--anchor-chunks", type=positive, default=None, metavar="N",
+        help="the anchor's first N chunks only (a run still going on)",
+    )  # fmt: skip
     command.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     command.add_argument(
         "--chunk-size", type=positive, default=5_000, help="self-play deals a chunk (default 5,000)"
@@ -84,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     options = RoundOptions(
         deals=args.deals, epsilon=args.epsilon, chunk_size=args.chunk_size, epochs=args.epochs,
         buffer=args.buffer, learning_rate=args.learning_rate, measure_deals=args.measure_deals,
-        seed=args.seed,
+        seed=args.seed, anchor=args.anchor, anchor_chunks=args.anchor_chunks,
     )  # fmt: skip
     options.check()
     load_action_in(args.start, rules.name)  # the network checked before any folder is made

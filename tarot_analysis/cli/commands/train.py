@@ -82,6 +82,15 @@ def add_parser(subparsers: Any) -> None:
         "--head), as a round of self-play does",
     )  # fmt: skip
     action_in.add_argument(
+        "--anchor", metavar="FOLDER", default=None,
+        help="a search's lessons of format 2 streamed between the data's chunks, so that every "
+        "legal action keeps a target where the data (self-play) values the action taken alone",
+    )  # fmt: skip
+    action_in.add_argument(
+        "--anchor-chunks", type=positive, default=None, metavar="N",
+        help="the anchor's first N chunks only (a run still going on)",
+    )  # fmt: skip
+    action_in.add_argument(
         "--decides", nargs="+", default=["bid", "call", "poignee", "card"], metavar="DECISION",
         help="the decisions the bot takes with the network (default bid call poignee card)",
     )  # fmt: skip
@@ -163,7 +172,7 @@ def _run_action_in(args: argparse.Namespace) -> int:
         trunk=tuple(args.trunk), head=head, epochs=args.epochs or 2, seed=args.seed,
         holdout=args.holdout, learning_rate=args.learning_rate, choice_weight=args.choice_weight,
         buffer=args.buffer, chunks=args.chunks, steps=args.steps, decides=tuple(args.decides),
-        start=args.start,
+        start=args.start, anchor=args.anchor, anchor_chunks=args.anchor_chunks,
     )  # fmt: skip
     report = train_streaming(
         args.data[0], spec.rules, options, out=args.out, progress=not args.no_progress
