@@ -278,16 +278,18 @@ def inputs_of(
     return x, batch.features.astype(np.float32) * FEATURE_SCALE
 
 
-def targets_of(batch: Batch) -> npt.NDArray[np.float32]:
+def targets_of(batch: Batch, centred: bool = True) -> npt.NDArray[np.float32]:
     """The targets of each decision's valued actions, in hundreds of points, 0 elsewhere: where
     every legal action has a value, each one's advantage (its value less the mean of the legal
-    ones); in self-play, the score that followed the action taken."""
+    ones), or its value itself when not ``centred`` (the seat's mean score, as a self-play
+    score is: a search's lessons anchoring a training on self-play); in self-play, the score
+    that followed the action taken."""
     legal = batch.legal
     mean = np.where(legal, batch.values, 0.0).sum(axis=1, keepdims=True) / legal.sum(
         axis=1, keepdims=True
     )
-    centred = np.where(batch.complete[:, None], batch.values - mean, batch.values)
-    return (np.where(batch.labelled, centred, 0.0) / VALUE_SCALE).astype(np.float32)
+    shifted = np.where(batch.complete[:, None] & centred, batch.values - mean, batch.values)
+    return (np.where(batch.labelled, shifted, 0.0) / VALUE_SCALE).astype(np.float32)
 
 
 def _jax() -> tuple[Any, Any, Any]:
@@ -326,10 +328,10 @@ def _step_function(jax: Any, jnp: Any, optimiser: Any, choice_weight: float) -> 
     return step
 
 
-def _pad(batch: Batch, players: int) -> tuple[Any, ...]:
+def _pad(batch: Batch, players: int, centred: bool) -> tuple[Any, ...]:
     """A batch as the step's arrays, padded to :data:`BATCH` rows of weight 0."""
     x, f = inputs_of(batch, players)
-    target = targets_of(batch)
+    target = targets_of(batch, centred)
     legal = batch.legal
     n = batch.rows
     extra = BATCH - n
@@ -432,6 +434,8 @@ def train_streaming(
     if spec.rules != preset.name:
         raise TarotInputError(f"{folder}: lessons of {spec.rules}, not of {preset.name}")
     anchor_used = _check_anchor(options, preset.name)
+    # Self-play's targets are scores, not advantages: an anchor's values are scores with them.
+    centred = options.anchor is None
     jax, jnp, optax = _jax()
     params = start or init_params(encoding_size(players), options.trunk, options.head, options.seed)
     params = jax.tree_util.tree_map(jnp.asarray, params)
@@ -457,7 +461,7 @@ def train_streaming(
                 counted = _anchored(counted, options.anchor, players, anchor_used, options.seed)
             rows = _training_rows(counted, options.holdout, options.seed)
             for batch in buffer.batches(rows, BATCH):
-                params, state = step(params, state, *_pad(batch, players))
+                params, state = step(params, state, *_pad(batch, players, centred))
                 seen += batch.rows
                 steps += 1
                 if steps == options.steps:
@@ -472,15 +476,23 @@ def train_streaming(
         "holdout": options.holdout, "decisions_seen": seen, "data": str(folder),
         "chunks": used, "start": options.start, "self_play": is_self_play(spec),
         "resident": _resident_report(resident),
+        "targets": "advantages" if centred else "scores",
         "held_out": evaluate_streaming(
-            weights, folder, players, options.holdout, options.seed, chunks=used
+            weights, folder, players, options.holdout, options.seed, chunks=used,
+            centred=centred,
         ),
     }  # fmt: skip
     if options.anchor is not None:
         report["anchor"] = str(options.anchor)
         report["anchor_chunks"] = anchor_used
         report["anchor_held_out"] = evaluate_streaming(
-            weights, options.anchor, players, options.holdout, options.seed, chunks=anchor_used
+            weights,
+            options.anchor,
+            players,
+            options.holdout,
+            options.seed,
+            chunks=anchor_used,
+            centred=False,
         )
     if out is not None:
         meta = {"rules": preset.name, "decides": list(options.decides), "report": report}
@@ -558,8 +570,10 @@ def evaluate_streaming(
     seed: int,
     *,
     chunks: int | None = None,
+    centred: bool = True,
 ) -> dict[str, Any]:
-    """On the held-out decisions of ``folder``: rows, the loss, how often the network takes the
+    """On the held-out decisions of ``folder``: rows, the loss (against the targets of
+    :func:`targets_of`, ``centred`` or not), how often the network takes the
     action taken in the lessons, and, where every legal action has a value (a search's
     lessons), its points lost a decision with a 95% interval by deal."""
     from tarot_analysis.stats import deal_interval
@@ -573,7 +587,7 @@ def evaluate_streaming(
         x, f = inputs_of(part, players)
         labelled = part.labelled
         predicted = scores(np, params, x, f)
-        target = targets_of(part)
+        target = targets_of(part, centred)
         squared.append(
             np.where(labelled, (predicted - target) ** 2, 0).sum(axis=1) / labelled.sum(axis=1)
         )
