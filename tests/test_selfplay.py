@@ -26,8 +26,10 @@ from tarot_analysis.learning.streaming import (
     load_action_in,
     save_action_in,
     stream_decisions,
+    targets_of,
     train_streaming,
 )
+from tarot_analysis.learning.teacher import teach
 
 pytest.importorskip("jax")
 
@@ -183,8 +185,6 @@ def test_self_play_is_not_the_searchs(tmp_path: Path) -> None:
 
 
 def test_a_search_s_lessons_anchor_the_training_on_self_play(tmp_path: Path) -> None:
-    from tarot_analysis.learning.teacher import teach
-
     start = _network(tmp_path / "start.npz")
     self_play(FFT4, 20, tmp_path / "own", bot=f"learned:{start}", seed=2, chunk_size=10)
     teach(FFT4, 4, tmp_path / "search", worlds=1, seed=3, chunk_size=2, lesson_format=2)
@@ -200,3 +200,20 @@ def test_a_search_s_lessons_anchor_the_training_on_self_play(tmp_path: Path) -> 
     assert both["anchor_chunks"] == 2 and "regret" in both["anchor_held_out"]
     with pytest.raises(TarotInputError, match=r"own: lessons of self-play; an anchor"):
         train_streaming(tmp_path / "own", "fft-4", replace(alone, anchor=str(tmp_path / "own")))
+
+
+def test_targets_are_advantages_of_a_search_and_scores_of_self_play(tmp_path: Path) -> None:
+    teach(FFT4, 2, tmp_path / "search", worlds=1, seed=3, chunk_size=2, lesson_format=2)
+    self_play(FFT4, 4, tmp_path / "own", bot="heuristic", seed=2, chunk_size=4)
+    search = next(stream_decisions(tmp_path / "search", 4))
+    own = next(stream_decisions(tmp_path / "own", 4))
+    legal = search.legal
+    centred = targets_of(search)
+    # Advantages: each decision's legal targets add up to 0, and differ as the values do.
+    assert np.allclose(np.where(legal, centred, 0).sum(axis=1), 0, atol=1e-4)
+    assert np.allclose(np.where(legal, targets_of(search, centred=False), 0), search.values / 100)
+    assert not np.allclose(centred, search.values / 100)
+    taken = np.arange(own.rows), own.chosen
+    for flag in (True, False):  # a self-play score is its own target either way
+        assert np.allclose(targets_of(own, flag)[taken], own.values[taken] / 100)
+        assert (targets_of(own, flag)[~own.labelled] == 0).all()
