@@ -87,6 +87,7 @@ def test_exploration_takes_other_actions_and_the_seed_fixes_every_row(tmp_path: 
         assert np.array_equal(*values, equal_nan=True)
 
 
+@pytest.mark.slow
 def test_a_network_trained_on_self_play_fits_the_scores_from_its_own_weights(
     tmp_path: Path,
 ) -> None:
@@ -107,6 +108,7 @@ def test_a_network_trained_on_self_play_fits_the_scores_from_its_own_weights(
     assert not np.array_equal(one["trunk"][0][0], began["trunk"][0][0])
 
 
+@pytest.mark.slow
 def test_rounds_resume_and_say_whether_they_gained(tmp_path: Path) -> None:
     start = _network(tmp_path / "start.npz")
     options = RoundOptions(deals=30, chunk_size=15, buffer=500, measure_deals=12, holdout=0.2)
@@ -145,6 +147,7 @@ def test_rounds_resume_and_say_whether_they_gained(tmp_path: Path) -> None:
         improve(FFT4, other, folder, 2, options, threads=1)
 
 
+@pytest.mark.slow
 def test_the_command_refuses_a_missing_network_in_one_line(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "tarot_analysis.cli", "selfplay", "--from", str(tmp_path / "no.npz"),
@@ -157,6 +160,7 @@ def test_the_command_refuses_a_missing_network_in_one_line(tmp_path: Path) -> No
     assert not (tmp_path / "r").exists()
 
 
+@pytest.mark.slow
 def test_train_starts_from_a_network_and_refuses_a_missing_one(tmp_path: Path) -> None:
     start = _network(tmp_path / "start.npz")
     self_play(FFT4, 10, tmp_path / "lessons", bot="heuristic", seed=5, chunk_size=10)
