@@ -125,11 +125,12 @@ def test_rounds_resume_and_say_whether_they_gained(tmp_path: Path) -> None:
     written = json.loads((folder / "rounds.json").read_text())
     assert written["rounds"] == json.loads(json.dumps(summaries))
     # Stopped before round 2's network was written: the same call trains it again to the
-    # same weights, and keeps round 1 as it was.
+    # same weights, and keeps round 1's measures as they were.
     model = round_folder(folder, 2) / "model.npz"
     weights, _ = load_action_in(model, "fft-4")
-    kept = (round_folder(folder, 1) / "model.npz").stat().st_mtime_ns
+    kept = (round_folder(folder, 1) / "duplicate.json").stat().st_mtime_ns
     model.unlink()
+    (round_folder(folder, 1) / "training.json").unlink()  # stopped as its network was written
     (round_folder(folder, 2) / "duplicate.json").unlink()
     again = improve(FFT4, start, folder, 2, options, threads=1)
     for summary in (*again, *summaries):
@@ -139,7 +140,7 @@ def test_rounds_resume_and_say_whether_they_gained(tmp_path: Path) -> None:
     for part in ("trunk", "head"):
         for (w, b), (w2, b2) in zip(weights[part], retrained[part], strict=True):
             assert np.array_equal(w, w2) and np.array_equal(b, b2)
-    assert (round_folder(folder, 1) / "model.npz").stat().st_mtime_ns == kept
+    assert (round_folder(folder, 1) / "duplicate.json").stat().st_mtime_ns == kept
     with pytest.raises(TarotInputError, match=r"other settings .*options"):
         improve(FFT4, start, folder, 2, RoundOptions(deals=31, chunk_size=15), threads=1)
     other = _network(tmp_path / "other.npz", seed=2)

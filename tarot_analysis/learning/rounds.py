@@ -182,7 +182,7 @@ def improve(
             progress=progress, client=client,
         )  # fmt: skip
         training_file = here / "training.json"
-        if not model.exists():
+        if not (model.exists() and training_file.exists()):  # trained again: the same weights
             training = train_streaming(
                 lessons, rules.name,
                 StreamingOptions(

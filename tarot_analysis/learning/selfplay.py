@@ -192,12 +192,22 @@ def self_play_chunk(
 
 
 def model_digest(path: str | os.PathLike[str]) -> str:
-    """The first 16 hex digits of the SHA-256 of a model file: what a run's definition keeps of
-    the network that played it, so that another network's run is not resumed in its folder."""
+    """The first 16 hex digits of the SHA-256 of a model file's weights (its arrays by name, its
+    metadata left out): what a run's definition keeps of the network that played it, so that
+    another network's run is not resumed in its folder, and the same weights written again are
+    the same network."""
+    digest = hashlib.sha256()
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-    except OSError as error:
-        raise TarotInputError(f"{path}: cannot read the model file ({error.strerror})") from None
+        with np.load(Path(path), allow_pickle=False) as archive:
+            for name in sorted(archive.files):
+                if name != "metadata":
+                    digest.update(name.encode())
+                    digest.update(np.ascontiguousarray(archive[name]).tobytes())
+    except FileNotFoundError:
+        raise TarotInputError(f"{path}: no such model file") from None
+    except Exception:
+        raise TarotInputError(f"{path}: not a readable model file (damaged or truncated)") from None
+    return digest.hexdigest()[:16]
 
 
 def self_play(
