@@ -115,3 +115,17 @@ def add_run_options(parser: argparse.ArgumentParser, *, deals: int) -> None:
         "--json", action="store_true", help="print one JSON object instead of tables"
     )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def add_anchor_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    """The options of a training on self-play anchored by a search's lessons."""
+    parser.add_argument(
+        "--anchor", metavar="FOLDER", default=None,
+        help="a search's lessons of format 2 (teach --lesson-format 2) streamed between the "
+        "chunks of self-play, so that every legal action keeps a target where self-play values "
+        "the action taken alone",
+    )  # fmt: skip
+    parser.add_argument(
+        "--anchor-chunks", type=positive, default=None, metavar="N",
+        help="the anchor's first N chunks only (a run still going on)",
+    )  # fmt: skip

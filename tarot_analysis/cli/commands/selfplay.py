@@ -6,7 +6,14 @@ import argparse
 import json
 from typing import Any
 
-from tarot_analysis.cli.arguments import fraction, non_negative, number_of_deals, positive, seed
+from tarot_analysis.cli.arguments import (
+    add_anchor_options,
+    fraction,
+    non_negative,
+    number_of_deals,
+    positive,
+    seed,
+)
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
@@ -60,15 +67,7 @@ def add_parser(subparsers: Any) -> None:
         "--measure-deals", type=number_of_deals, default=20_000,
         help="duplicate deals that measure each round (default 20,000)",
     )  # fmt: skip
-    command.add_argument(
-        "--anchor", metavar="FOLDER", default=None,
-        help="a search's lessons of format 2 streamed beside each round's, so that every legal "
-        "action keeps a target (teach --lesson-format 2)",
-    )  # fmt: skip
-    command.add_argument(
-        "--anchor-chunks", type=positive, default=None, metavar="N",
-        help="the anchor's first N chunks only (a run still going on)",
-    )  # fmt: skip
+    add_anchor_options(command)
     command.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     command.add_argument(
         "--chunk-size", type=positive, default=5_000, help="self-play deals a chunk (default 5,000)"

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tarot_analysis.cli.arguments import fraction, non_negative, positive, seed
+from tarot_analysis.cli.arguments import add_anchor_options, fraction, non_negative, positive, seed
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
 # `tarot-analysis --help` and a mistake in the arguments quick (see tarot_analysis.cli.commands).
@@ -81,15 +81,7 @@ def add_parser(subparsers: Any) -> None:
         help="start from this action-in network's weights (its layers replace --trunk and "
         "--head), as a round of self-play does",
     )  # fmt: skip
-    action_in.add_argument(
-        "--anchor", metavar="FOLDER", default=None,
-        help="a search's lessons of format 2 streamed between the data's chunks, so that every "
-        "legal action keeps a target where the data (self-play) values the action taken alone",
-    )  # fmt: skip
-    action_in.add_argument(
-        "--anchor-chunks", type=positive, default=None, metavar="N",
-        help="the anchor's first N chunks only (a run still going on)",
-    )  # fmt: skip
+    add_anchor_options(action_in)
     action_in.add_argument(
         "--decides", nargs="+", default=["bid", "call", "poignee", "card"], metavar="DECISION",
         help="the decisions the bot takes with the network (default bid call poignee card)",
