@@ -481,6 +481,13 @@ def call_now(m: Any, s: Any, p: Any) -> np.uint64:
 
 
 @njit(**KERNEL)
+def is_weighed(kind: int) -> bool:
+    """Whether a decision of ``kind`` is one that a search or a network weighs: a bid, a call,
+    a poignée or a card (the écart and the chelem are the heuristic's)."""
+    return kind in (BID, CALL, POIGNEE, CARD)
+
+
+@njit(**KERNEL)
 def legal_mask(m: Any, s: Any, p: Any, out: Any) -> None:
     """Set ``out`` (:data:`N_ACTIONS` booleans) to the actions legal now."""
     out[:] = False

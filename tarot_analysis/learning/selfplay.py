@@ -112,7 +112,7 @@ def _self_play_deals(
         while s[S.S_KIND] != S.OVER:
             kind = s[S.S_KIND]
             seat = s[S.S_ACTOR]
-            stored = kind == S.BID or kind == S.CALL or kind == S.POIGNEE or kind == S.CARD
+            stored = S.is_weighed(kind)
             count = 0
             hint = -1
             if stored:

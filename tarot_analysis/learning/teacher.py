@@ -87,8 +87,6 @@ COMPACT_COLUMNS: Final = (
 )  # fmt: skip
 #: The lesson formats this version writes and reads, by number.
 LESSON_FORMATS: Final = {1: LESSON_COLUMNS, 2: COMPACT_COLUMNS}
-#: The decisions the search measures, whose rows are stored.
-_SEARCHED: Final = (S.BID, S.CALL, S.POIGNEE, S.CARD)
 
 
 def rows_per_deal(rules: Rules) -> int:
@@ -138,7 +136,7 @@ def _teach_deals(
         step = 0
         while s[S.S_KIND] != S.OVER:
             kind = s[S.S_KIND]
-            searched = kind == S.BID or kind == S.CALL or kind == S.POIGNEE or kind == S.CARD
+            searched = S.is_weighed(kind)
             if not searched:
                 seat = s[S.S_ACTOR]
                 action = door.decide_rules(m, s, seat, heuristic[seat], p, rng, plan)

@@ -103,7 +103,7 @@ def _value_deals(
         while s[S.S_KIND] != S.OVER:
             kind = s[S.S_KIND]
             seat = s[S.S_ACTOR]
-            searched = kind == S.BID or kind == S.CALL or kind == S.POIGNEE or kind == S.CARD
+            searched = S.is_weighed(kind)
             S.legal_mask(m, s, p, mask)
             count, best, done = 0, 0, 0
             if searched and mask.sum() > 1:

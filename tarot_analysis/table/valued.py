@@ -66,9 +66,7 @@ def _value_deals(
         while s[S.S_KIND] != S.OVER:
             kind = s[S.S_KIND]
             seat = s[S.S_ACTOR]
-            valued = d >= skip and (
-                kind == S.BID or kind == S.CALL or kind == S.POIGNEE or kind == S.CARD
-            )
+            valued = d >= skip and S.is_weighed(kind)
             if valued:
                 S.legal_mask(m, s, p, mask)
                 legal = mask.sum()
