@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from duplicate import _interval, duplicate
 
 from tarot_analysis import __version__
 from tarot_analysis.bots.learned import load_model, save_model, unflatten
+from tarot_analysis.table.duplicate import duplicate, mean_interval
 
 #: Metadata a model file writes itself; the rest is the training's, kept as it is.
 _WRITTEN = ("kind", "format", "players", "encoding_version", "encoding_size", "widths")
@@ -82,7 +82,7 @@ def main() -> None:
         best, second = ranked[0], ranked[1] if len(ranked) > 1 else None
         difference = None
         if second is not None:
-            mean, _, half = _interval(per_deal[best["margin"]] - per_deal[second["margin"]])
+            mean, _, half = mean_interval(per_deal[best["margin"]] - per_deal[second["margin"]])
             difference = {"mean": mean, "low": mean - half, "high": mean + half,
                           "tie": mean - half <= 0 <= mean + half}  # fmt: skip
         path = with_margin(

@@ -29,7 +29,7 @@ from tarot_analysis.game.rules import load_rules
 from tarot_analysis.table.play import play
 from tarot_analysis.table.python_bots import bot_name
 
-__all__ = ["DuplicateResult", "duplicate"]
+__all__ = ["DuplicateResult", "duplicate", "mean_interval"]
 
 
 @dataclass(frozen=True)
@@ -104,12 +104,12 @@ def duplicate(
                 partner |= table[column].to_numpy() == r
         role[:, r] = np.select([took[:, r], partner, ~redeal[:, r]], [1, 2, 3], 0)
     per_deal = edge.mean(axis=1)
-    mean, std_err, half_width = _interval(per_deal)
+    mean, std_err, half_width = mean_interval(per_deal)
     by_role = {}
     for code, name in ((1, "taker"), (2, "partner"), (3, "defender")):
         part = np.where(role == code, edge - base, 0.0).sum(axis=1) / players
         if (role == code).any():
-            m, _, h = _interval(part)
+            m, _, h = mean_interval(part)
             by_role[name] = [m, m - h, m + h]
     return DuplicateResult(
         rules=rules.name,
@@ -141,7 +141,7 @@ def _edges(result: Any, rules: Any) -> np.ndarray:
     return scores - (scores.sum(axis=1, keepdims=True) - scores) / (players - 1)
 
 
-def _interval(values: np.ndarray) -> tuple[float, float, float]:
+def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
     """Mean, standard error and half-width of the 95% interval (Student t) over deals."""
     n = len(values)
     mean = float(values.mean())
