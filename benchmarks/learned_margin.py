@@ -4,10 +4,10 @@
         [--margins 0 25 50 75 100] [--deals 4000] [--seed 1] \\
         [--check-deals 20000] [--check-seed 2] [--out MODEL_WITH_MARGIN.npz] [--json]
 
-The network takes the ``--decisions`` (bid, call, poignee, card) besides those the model
-already takes, with one margin for them; the others keep theirs. For each margin (points), the
-bot ``learned:MODEL`` with that margin plays a duplicate match against the heuristic on the
-deals of ``--seed``. The margin of the highest edge is chosen; its
+The network (flat or action-in) takes the ``--decisions`` (bid, call, poignee, card) besides
+those the model already takes, with one margin for them; the others keep theirs. For each
+margin (points), the bot ``learned:MODEL`` with that margin plays a duplicate match against
+the heuristic on the deals of ``--seed``. The margin of the highest edge is chosen; its
 runner-up and their difference, deal by deal on the same deals, are printed beside it (a
 difference whose interval reaches 0 is a tie). The chosen margin is then played again on other
 deals (``--check-seed``): a rule chosen on some deals is scored on others. ``--out`` writes the
@@ -38,7 +38,6 @@ def with_margin(
     """``model`` written again to ``out`` taking ``decisions`` too, with ``margin`` for them
     (and how it was chosen)."""
     loaded = load_model(model, rules)
-    weights, biases = unflatten(loaded.weights, loaded.layout)
     meta = {k: v for k, v in loaded.metadata.items() if k not in _WRITTEN}
     margins = loaded.margins | dict.fromkeys(decisions, margin)
     choices = meta.get("margin_choices", {}) | ({"+".join(decisions): chosen} if chosen else {})
@@ -46,6 +45,13 @@ def with_margin(
         "decides": sorted({*loaded.decides, *decisions}), "margins": margins,
         "margin_choices": choices,
     }  # fmt: skip
+    if loaded.trunk > 0:  # an action-in network: its layers as they are, the metadata anew
+        with np.load(model) as arrays:
+            layers = {name: arrays[name] for name in arrays.files if name != "metadata"}
+        metadata = loaded.metadata | meta
+        np.savez(out, metadata=np.array(json.dumps(metadata, allow_nan=False)), **layers)
+        return out
+    weights, biases = unflatten(loaded.weights, loaded.layout)
     return save_model(out, weights, biases, meta)
 
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tarot_analysis._jit import chunk_states
-from tarot_analysis.bots import B_TRUNK, door, seat_rows
+from tarot_analysis.bots import B_MARGIN_0, B_TRUNK, door, seat_rows
 from tarot_analysis.bots.learned import (
     ACTION_IN_FORMAT,
     decide_action_in,
@@ -25,7 +25,7 @@ from tarot_analysis.engine.action_features import (
 )
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encode, encoding_size
 from tarot_analysis.engine.game import GameState
-from tarot_analysis.engine.state import N_ACTIONS
+from tarot_analysis.engine.state import DECISIONS, N_ACTIONS
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.learning.streaming import init_params, load_action_in, save_action_in, scores
@@ -224,3 +224,17 @@ def test_the_command_refuses_a_bad_action_in_file_before_any_deal(
     assert main(argv) == 2
     said = capsys.readouterr().err.strip().splitlines()
     assert len(said) == 1 and "net.npz" in said[0] and "'fft-5'" in said[0]
+
+
+def test_a_margin_is_written_into_an_action_in_model(tmp_path: Path) -> None:
+    from benchmarks.learned_margin import with_margin
+
+    source = _saved(tmp_path / "net.npz", decides=["card"])
+    out = with_margin(str(source), "fft-4", ["bid"], 25.0, tmp_path / "with.npz", {"seed": 3})
+    before, after = load_model(source, "fft-4"), load_model(out, "fft-4")
+    assert np.array_equal(before.weights, after.weights)
+    assert (after.trunk, after.widths) == (before.trunk, before.widths)
+    assert after.decides == ("bid", "card") and after.margins == {"bid": 25.0, "card": 0.0}
+    assert after.metadata["margin_choices"] == {"bid": {"seed": 3}}
+    rows, _ = seat_rows([f"learned:{out}", "heuristic", "heuristic", "heuristic"], "fft-4")
+    assert rows[0, B_TRUNK] == before.trunk and rows[0, B_MARGIN_0 + DECISIONS.index("bid")] == 2500
