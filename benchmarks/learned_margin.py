@@ -26,6 +26,7 @@ import numpy as np
 
 from tarot_analysis import __version__
 from tarot_analysis.bots.learned import load_model, save_model, unflatten
+from tarot_analysis.learning.streaming import load_action_in, save_action_in
 from tarot_analysis.table.duplicate import duplicate, mean_interval
 
 #: Metadata a model file writes itself; the rest is the training's, kept as it is.
@@ -46,11 +47,8 @@ def with_margin(
         "margin_choices": choices,
     }  # fmt: skip
     if loaded.trunk > 0:  # an action-in network: its layers as they are, the metadata anew
-        with np.load(model) as arrays:
-            layers = {name: arrays[name] for name in arrays.files if name != "metadata"}
-        metadata = loaded.metadata | meta
-        np.savez(out, metadata=np.array(json.dumps(metadata, allow_nan=False)), **layers)
-        return out
+        params, _ = load_action_in(model, rules)
+        return save_action_in(out, params, meta)
     weights, biases = unflatten(loaded.weights, loaded.layout)
     return save_model(out, weights, biases, meta)
 
