@@ -31,6 +31,17 @@ def is_whole_number(value: object) -> TypeGuard[int | np.integer[Any]]:
     return isinstance(value, int | np.integer) and not isinstance(value, bool)
 
 
+def is_digits(text: str) -> bool:
+    """Whether ``text`` is a number in ASCII digits of at most 18 of them, one ``int`` reads at
+    once: ``str.isdigit`` takes ``²`` and ``٣`` too, which ``int`` refuses or reads as other
+    digits, and no seat, count or process of the toolkit needs more than 18 digits.
+
+    >>> is_digits("12"), is_digits("²"), is_digits("9" * 5000), is_digits("")
+    (True, False, False, False)
+    """
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 def one_line(error: BaseException) -> str:
     """An error's message on one line, or its type where it has none."""
     return " ".join(str(error).split()) or type(error).__name__

@@ -293,7 +293,7 @@ def _files_under(root: Path) -> list[Path]:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--bots", "learned:absent.npz"], r"absent\.npz: no such model file"),
+        (["--bots", "learned:absent.npz"], r"model file .*absent\.npz: no such file"),
         (["--bots", "heuristic", "learned:{fft3}"], r"a model of 'fft-3', not of 'fft-4'"),
         (["--bots", "pimc:learned:{fft3}"], r"a model of 'fft-3', not of 'fft-4'"),
         (["--contract", "guard"], "fft-4 has no contract 'guard'"),

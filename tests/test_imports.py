@@ -32,7 +32,7 @@ ROOT = Path(tarot_analysis.__file__).parent
 # learn, the analyses, the report and the command line. A test checks that every folder and
 # module of the package stands on one floor.
 FLOORS: tuple[frozenset[str], ...] = (
-    frozenset({"errors", "stats", "bootstrap", "_jit"}),
+    frozenset({"errors", "reader", "stats", "bootstrap", "_jit"}),
     frozenset({"game"}),
     frozenset({"runs"}),
     frozenset({"deals"}),

@@ -21,7 +21,7 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from tarot_analysis.errors import TarotInputError, whole_number
+from tarot_analysis.errors import TarotInputError, is_digits, whole_number
 from tarot_analysis.game.rules import Rules, is_safe_name
 
 #: The kinds of compiled bot, by their number in the ``B_KIND`` column.
@@ -162,11 +162,11 @@ class Bot:
         if base == "pimc" and budget:
             budget, learned, model = _learned_part(budget)
             worlds, _, endgame = budget.partition(":")
-            if not _is_digits(worlds) or not 1 <= int(worlds) <= MAX_PIMC_WORLDS:
+            if not is_digits(worlds) or not 1 <= int(worlds) <= MAX_PIMC_WORLDS:
                 raise TarotInputError(
                     f"bot {name!r}: pimc:N takes a number of worlds from 1 to {MAX_PIMC_WORLDS}"
                 )
-            if endgame and (not _is_digits(endgame) or int(endgame) > MAX_ENDGAME_TRICKS):
+            if endgame and (not is_digits(endgame) or int(endgame) > MAX_ENDGAME_TRICKS):
                 raise TarotInputError(
                     f"bot {name!r}: pimc:N:E takes a number of endgame tricks from 0 to "
                     f"{MAX_ENDGAME_TRICKS}"
@@ -252,12 +252,6 @@ def bot_rows(bots: Sequence[Bot | str]) -> npt.NDArray[np.int64]:
     """The rows of a table's bots, one per seat (names are parsed): ``(seats, N_BOT_COLUMNS)``."""
     rows = [(bot if isinstance(bot, Bot) else Bot.parse(bot)).row() for bot in bots]
     return np.array(rows, dtype=np.int64).reshape(len(rows), N_BOT_COLUMNS)
-
-
-def _is_digits(text: str) -> bool:
-    """Whether ``text`` is ASCII digits only (``str.isdigit`` takes ``²`` and ``٣`` too, which
-    ``int`` refuses or reads as other digits)."""
-    return text.isascii() and text.isdigit()
 
 
 def file_label(name: str) -> str:

@@ -44,10 +44,7 @@ from __future__ import annotations
 
 import itertools
 import json
-import math
 import os
-import zipfile
-import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,6 +65,7 @@ from tarot_analysis.engine.encoding import ENCODING_VERSION, encode_into, encodi
 from tarot_analysis.engine.state import DECISIONS, MAX_SEATS, N_ACTIONS, legal_mask
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.reader import MODEL_BYTES, open_archive, parse_json
 from tarot_analysis.runs.files import replacing
 
 __all__ = [
@@ -86,6 +84,7 @@ __all__ = [
     "flatten",
     "forward",
     "load_model",
+    "read_model_arrays",
     "save_model",
     "scratch_size",
     "shipped_model",
@@ -268,7 +267,7 @@ def load_model(path: str | os.PathLike[str], rules: Rules | str) -> Model:
     if not isinstance(rules, Rules):
         rules = load_rules(rules)
     source = Path(path)
-    metadata, arrays = _read_arrays(source)
+    metadata, arrays = read_model_arrays(source)
     _check_fits(source, metadata, rules)
     _check_decisions(source, metadata)
     if metadata["format"] == ACTION_IN_FORMAT:
@@ -366,93 +365,51 @@ def shipped_model(rules: Rules) -> Path:
     return path
 
 
-def _read_arrays(source: Path) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
+def read_model_arrays(
+    path: str | os.PathLike[str],
+) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
     """The metadata of a model file, checked to be a model's of a format this version reads,
-    and the arrays of its format; or one line saying why they cannot be read. Each array's
-    size, as the archive and its header declare it, is checked before it is read."""
-    if not source.exists():
-        raise TarotInputError(f"{source}: no such model file")
-    if not source.is_file():
-        raise TarotInputError(f"{source}: not a model file (a folder or a device)")
-    try:
-        with zipfile.ZipFile(source) as archive:
-            members = {info.filename.removesuffix(".npy"): info for info in archive.infolist()}
-            if "metadata" not in members:
-                missing = [n for n in ("weights", "widths", "metadata") if n not in members]
-                raise TarotInputError(
-                    f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
-                )
-            metadata = _metadata(
-                source, _read_member(source, archive, members["metadata"], _MAX_BYTES["metadata"])
+    and the arrays of its format; or one line saying why they cannot be read. The file goes
+    through the guarded reader (:func:`tarot_analysis.reader.open_archive`): a regular file,
+    each array's size, as the archive and its header declare it, checked before it is read.
+    Every reader of a model file starts here; :func:`load_model` then fits it to a preset."""
+    source = Path(path)
+    with open_archive(source, "model file", limit=MODEL_BYTES) as archive:
+        members = archive.members
+        if "metadata" not in members:
+            missing = [n for n in ("weights", "widths", "metadata") if n not in members]
+            raise TarotInputError(
+                f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
             )
-            names = ["weights", "widths"]
-            if metadata["format"] == ACTION_IN_FORMAT:
-                _check_layer_counts(source, metadata)
-                names = [f"{n}_{a}" for n in _layer_names(metadata) for a in ("w", "b")]
-            missing = [name for name in names if name not in members]
-            if missing:
-                raise TarotInputError(
-                    f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
-                )
-            unpacked = sum(members[name].file_size for name in names)
-            if unpacked > _MAX_BYTES["weights"] + _MAX_BYTES["widths"]:
-                raise TarotInputError(
-                    f"{source}: its layers take {unpacked / 2**20:.1f} MiB unpacked; a model's "
-                    f"take at most {_MAX_BYTES['weights'] / 2**20:.1f} MiB"
-                )
-            limit = {"widths": _MAX_BYTES["widths"]}
-            arrays = {
-                name: _read_member(
-                    source, archive, members[name], limit.get(name, _MAX_BYTES["weights"])
-                )
-                for name in names
-            }
-            return metadata, arrays
-    except TarotInputError:
-        raise
-    except OSError as error:
-        raise TarotInputError(f"{source}: cannot be read ({error.strerror or error})") from None
-    except (
-        ValueError, EOFError, zipfile.BadZipFile, zlib.error, KeyError, RuntimeError,
-        NotImplementedError, OverflowError,
-    ):  # fmt: skip
-        raise TarotInputError(
-            f"{source}: not a readable model file (damaged or truncated): train it again"
-        ) from None
-
-
-def _read_member(
-    source: Path, archive: zipfile.ZipFile, info: zipfile.ZipInfo, limit: int
-) -> npt.NDArray[Any]:
-    """One array of a model file: its unpacked size bounded by ``limit`` bytes, and the shape
-    its header declares checked against that size before the array is allocated."""
-    name = info.filename.removesuffix(".npy")
-    if info.file_size > limit:
-        raise TarotInputError(
-            f"{source}: its {name} take {info.file_size / 2**20:.1f} MiB unpacked; a model's "
-            f"take at most {limit / 2**20:.1f} MiB"
-        )
-    with archive.open(info) as member:
-        version = np.lib.format.read_magic(member)
-        if version == (1, 0):
-            shape, _, dtype = np.lib.format.read_array_header_1_0(member)
-        elif version == (2, 0):
-            shape, _, dtype = np.lib.format.read_array_header_2_0(member)
-        else:
-            raise ValueError(f"format {version} of .npy")
-        declared = math.prod(shape) * dtype.itemsize
-        if dtype.hasobject or declared > info.file_size - member.tell():
-            raise ValueError("an array larger than its file")
-    with archive.open(info) as member:
-        return np.asarray(np.lib.format.read_array(member, allow_pickle=False))
+        metadata = _metadata(source, archive.array("metadata", _MAX_BYTES["metadata"]))
+        names = ["weights", "widths"]
+        if metadata["format"] == ACTION_IN_FORMAT:
+            _check_layer_counts(source, metadata)
+            names = [f"{n}_{a}" for n in _layer_names(metadata) for a in ("w", "b")]
+        missing = [name for name in names if name not in members]
+        if missing:
+            raise TarotInputError(
+                f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
+            )
+        unpacked = sum(archive.unpacked(name) for name in names)
+        if unpacked > _MAX_BYTES["weights"] + _MAX_BYTES["widths"]:
+            raise TarotInputError(
+                f"{source}: its layers take {unpacked / 2**20:.1f} MiB unpacked; a model's "
+                f"take at most {_MAX_BYTES['weights'] / 2**20:.1f} MiB"
+            )
+        limit = {"widths": _MAX_BYTES["widths"]}
+        arrays = {
+            name: archive.array(name, limit.get(name, _MAX_BYTES["weights"])) for name in names
+        }
+        return metadata, arrays
 
 
 def _metadata(source: Path, array: npt.NDArray[Any]) -> dict[str, Any]:
     """The JSON metadata of a model file, checked to be a model's of a format this version
     reads."""
     try:
-        metadata = json.loads(str(array.item())) if array.shape == () else None
-    except ValueError:
+        metadata = parse_json(str(array.item()), str(source)) if array.shape == () else None
+    except TarotInputError:
         metadata = None
     if not isinstance(metadata, dict) or metadata.get("kind") != MODEL_KIND:
         raise TarotInputError(f"{source}: not a model of tarot-analysis (its metadata)")

@@ -24,8 +24,6 @@ import json
 import math
 import os
 import re
-import stat
-import tomllib
 import types
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
@@ -37,6 +35,7 @@ from pathlib import Path
 from typing import Any, Final, Literal, get_args, get_origin, get_type_hints
 
 from tarot_analysis.errors import RulesError
+from tarot_analysis.reader import RULES_BYTES, parse_toml, read_toml
 
 __all__ = [
     "CALLED_CARDS",
@@ -783,7 +782,7 @@ def _load_file(path: Path, reading: frozenset[Path]) -> Rules:
     resolved = path.resolve()
     if resolved in reading:
         raise RulesError(f"{where}: extends itself (a cycle of 'extends')")
-    table = _read_toml(path, where)
+    table = read_toml(path, "rules file", limit=MAX_RULES_FILE_BYTES, error=RulesError)
     defaults: dict[str, Any] = {
         "name": path.stem,
         "description": "",
@@ -833,42 +832,11 @@ def _load_base(extends: str, where: str, folder: Path, reading: frozenset[Path])
 
 
 #: The largest rules file read (1 MiB): a preset is a few kilobytes.
-MAX_RULES_FILE_BYTES: Final = 1 << 20
-
-
-def _read_toml(path: Path, where: str) -> dict[str, Any]:
-    try:
-        # Looked at before it is opened: opening a pipe would wait for a writer.
-        mode = path.stat().st_mode
-        if stat.S_ISDIR(mode):
-            raise IsADirectoryError
-        if not stat.S_ISREG(mode):
-            raise RulesError(f"{where}: not a regular file (a device, a pipe or a socket)")
-        with path.open("rb") as file:
-            data = file.read(MAX_RULES_FILE_BYTES + 1)
-        if len(data) > MAX_RULES_FILE_BYTES:
-            raise RulesError(
-                f"{where}: larger than {MAX_RULES_FILE_BYTES // (1 << 20)} MiB, too large for a "
-                "rules file"
-            )
-    except FileNotFoundError:
-        raise RulesError(f"{where}: no such file") from None
-    except IsADirectoryError:
-        raise RulesError(f"{where}: is a folder, not a rules file") from None
-    except OSError as error:
-        raise RulesError(f"{where}: cannot be read ({error.strerror})") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise RulesError(f"{where}: not UTF-8 text (byte {error.start})") from None
-    return _parse_toml(text, where)
+MAX_RULES_FILE_BYTES: Final = RULES_BYTES
 
 
 def _parse_toml(text: str, where: str) -> dict[str, Any]:
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise RulesError(f"{where}: not valid TOML: {error}") from None
+    return parse_toml(text, where, RulesError)
 
 
 def _merge(base: Mapping[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:

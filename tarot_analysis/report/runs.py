@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 import pandas as pd
 
 from tarot_analysis import __version__
+from tarot_analysis.reader import TABLES_BYTES, read_json
 from tarot_analysis.report.html import bots_label
 from tarot_analysis.runs.files import write_text
 from tarot_analysis.runs.simulate import json_value
@@ -164,7 +165,7 @@ def _stored_tables(
     wanted = json.loads(json.dumps(metadata))  # tuples as lists, as they read back
     if path.exists():
         try:
-            found = json.loads(path.read_text(encoding="utf-8"))
+            found = read_json(path, "stored tables", limit=TABLES_BYTES)
             if found.get("format") == _CACHE_FORMAT and _same_run(found["metadata"], wanted):
                 tables = {name: _frame_from_json(t) for name, t in found["tables"].items()}
                 return Stored(path, found["metadata"], tables, found.get("extra", {}), True)

@@ -46,6 +46,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
+from tarot_analysis.errors import is_digits
+
 __all__ = [
     "TEMPORARY_SUFFIX",
     "create_text",
@@ -84,7 +86,7 @@ def _owner(temporary: Path) -> tuple[int, str] | None:
     if not at:
         rest, host = stem, _host()
     pid = rest.rpartition(".")[2]
-    return (int(pid), host) if pid.isdigit() else None
+    return (int(pid), host) if is_digits(pid) else None
 
 
 def _alive(pid: int) -> bool:

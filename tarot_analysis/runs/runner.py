@@ -52,6 +52,7 @@ import pyarrow.parquet as pq
 
 from tarot_analysis import __version__
 from tarot_analysis.errors import TarotInputError, one_line
+from tarot_analysis.reader import DEFINITION_BYTES, RUN_CHUNK_BYTES, read_json, regular_file
 from tarot_analysis.runs.cluster import ClusterLost
 from tarot_analysis.runs.files import create_text, remove_stale, replacing
 from tarot_analysis.runs.progress import CHECKING
@@ -143,12 +144,9 @@ def _differing(found: dict[str, Any], wanted: dict[str, Any]) -> list[str]:
 def _read_definition(path: Path) -> dict[str, Any]:
     """A folder's ``_run.json``, or one line saying it cannot be read."""
     try:
-        found = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not a run's definition"
-        raise TarotInputError(
-            f"{path} cannot be read ({reason}): delete the folder to start again"
-        ) from None
+        found = read_json(path, "run definition", limit=DEFINITION_BYTES)
+    except TarotInputError as error:
+        raise TarotInputError(f"{error}: delete the folder to start again") from None
     if not isinstance(found, dict):
         raise TarotInputError(f"{path} is not a run's definition: delete the folder to start again")
     return found
@@ -202,7 +200,7 @@ def _as_read_back(table: pa.Table) -> pa.Table:
 
 def _stamp(path: Path) -> dict[str, Any]:
     """The run's metadata stored in a chunk file (its footer alone is read)."""
-    metadata = pq.read_schema(path).metadata or {}
+    metadata = pq.read_schema(regular_file(path, "run chunk", limit=RUN_CHUNK_BYTES)).metadata or {}
     stamp = json.loads(metadata[METADATA_KEY])
     if not isinstance(stamp, dict):
         raise ValueError("not a chunk's metadata")
@@ -216,7 +214,8 @@ class _Unfit(Exception):
 def _read_verified(path: Path) -> pa.Table:
     """Every row of ``path``, each page's checksum verified, or :class:`_Unfit`."""
     try:
-        return pq.read_table(path, page_checksum_verification=True)
+        chunk = regular_file(path, "run chunk", limit=RUN_CHUNK_BYTES)
+        return pq.read_table(chunk, page_checksum_verification=True)
     except Exception as error:  # a damaged page raises what it happens to
         raise _Unfit(f"damaged ({one_line(error)})") from None
 
@@ -385,9 +384,11 @@ def finished_run(folder: str | os.PathLike[str]) -> RunSpec | None:
     run's folder, a definition that cannot be read, or a run not finished). Only the definition
     and the chunks' names are read: the chunks themselves are checked when they are read."""
     try:
-        spec = _spec_from(json.loads((Path(folder) / SPEC_FILE).read_text(encoding="utf-8")))
+        spec = _spec_from(
+            read_json(Path(folder) / SPEC_FILE, "run definition", limit=DEFINITION_BYTES)
+        )
         chunks = range(spec.chunks)
-    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+    except (ValueError, KeyError, TypeError, ZeroDivisionError):
         return None
     return spec if all(chunk_path(folder, c).exists() for c in chunks) else None
 

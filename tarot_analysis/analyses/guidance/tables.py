@@ -35,6 +35,7 @@ from tarot_analysis.analyses.guidance.counts import (
 from tarot_analysis.analyses.guidance.thresholds import best_stability, threshold_loss, thresholds
 from tarot_analysis.engine.scoring import SCORE_UNIT
 from tarot_analysis.errors import TarotInputError
+from tarot_analysis.reader import DEFINITION_BYTES, read_json
 from tarot_analysis.runs.files import remove_stale, replacing, write_text
 from tarot_analysis.runs.progress import SCORING, step
 from tarot_analysis.runs.runner import RunSpec
@@ -265,7 +266,7 @@ def _earlier_tables(folder: Path) -> set[str]:
     one, those only some runs write."""
     manifest = folder / TABLES_MANIFEST
     try:
-        named = json.loads(manifest.read_text(encoding="utf-8"))["tables"]
+        named = read_json(manifest, "tables manifest", limit=DEFINITION_BYTES)["tables"]
         return {str(name) for name in named if Path(str(name)).name == str(name)}
     except (OSError, ValueError, KeyError, TypeError):
         return {path.name for pattern in _SOMETIMES_WRITTEN for path in folder.glob(pattern)}

@@ -30,9 +30,7 @@ played), with the file's name, as a :class:`~tarot_analysis.errors.TarotInputErr
 
 from __future__ import annotations
 
-import json
 import os
-import tomllib
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,9 +41,10 @@ import numpy.typing as npt
 
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState, action_name
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, is_digits
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules, load_rules
+from tarot_analysis.reader import RECORD_BYTES, read_json, read_toml
 
 __all__ = ["GameRecord", "Step", "parse_record", "read_record", "record_of"]
 
@@ -133,15 +132,8 @@ def read_record(path: str | os.PathLike[str], *, rules: Rules | None = None) -> 
     """The record in the file ``path`` (``.json`` is read as JSON, anything else as TOML),
     every action checked; ``rules`` replaces the record's own."""
     where = Path(path)
-    try:
-        text = where.read_text(encoding="utf-8")
-    except OSError as error:
-        raise TarotInputError(f"game record {where}: cannot be read ({error.strerror})") from None
-    try:
-        data = json.loads(text) if where.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
-        kind = "JSON" if where.suffix.lower() == ".json" else "TOML"
-        raise TarotInputError(f"game record {where}: not valid {kind}: {error}") from None
+    read = read_json if where.suffix.lower() == ".json" else read_toml
+    data = read(where, "game record", limit=RECORD_BYTES)
     return parse_record(data, source=str(where), rules=rules)
 
 
@@ -528,7 +520,7 @@ def _poignees(rules: Rules, data: Mapping[str, Any]) -> dict[int, int] | None:
         raise TarotInputError(f'poignees must be a table of seats, {{2 = "simple"}}, got {value!r}')
     levels: dict[int, int] = {}
     for key, level in value.items():
-        seat = int(key) if str(key).isdigit() else -1
+        seat = int(key) if is_digits(str(key)) else -1
         if not 0 <= seat < rules.players:
             raise TarotInputError(f"poignees: {key!r} is not a seat of {rules.name}")
         if level not in LEVELS:

@@ -16,7 +16,7 @@ from typing import Any
 from tarot_analysis.analyses.review.record import LEVELS, GameRecord, Step
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState, action_name
-from tarot_analysis.errors import TarotInputError
+from tarot_analysis.errors import TarotInputError, is_digits
 from tarot_analysis.game import cards
 from tarot_analysis.table.play import Bots, seat_bots
 from tarot_analysis.table.play_on import play_on
@@ -55,17 +55,17 @@ def _find(record: GameRecord, where: str) -> int:
     text = where.strip().lower()
     head, _, tail = text.partition(".")
     steps = record.steps
-    if head.isdigit() and tail.isdigit():
+    if is_digits(head) and is_digits(tail):
         trick, seat = int(head), int(tail)
         found = [i for i, s in enumerate(steps) if s.trick == trick and s.seat == seat]
         what = f"no card of seat {seat} at trick {trick} in the record"
-    elif head in ("bid", "poignee") and tail.isdigit():
+    elif head in ("bid", "poignee") and is_digits(tail):
         found = [i for i, s in enumerate(steps) if s.kind == head and s.seat == int(tail)]
         what = f"no {head} of seat {tail} in the record"
     elif head in ("call", "ecart", "chelem"):
         found = [i for i, s in enumerate(steps) if s.kind == head]
         if head == "call" and tail:
-            found = found[int(tail) - 1 : int(tail)] if tail.isdigit() and int(tail) >= 1 else []
+            found = found[int(tail) - 1 : int(tail)] if is_digits(tail) and int(tail) >= 1 else []
         what = f"no {head} in the record"
     else:
         raise TarotInputError(
