@@ -56,3 +56,19 @@ def interrupt_when(argv: list[str], ready: Callable[[bytes], bool]) -> tuple[int
     assert b"Traceback" not in written, written.decode()
     last = written.decode().replace("\r", "\n").strip().splitlines()[-1]
     return child.returncode, last, out
+
+
+class _Finalised:
+    """An object whose finaliser runs Ctrl-C's handler, as the garbage collector may at any
+    instruction: Python drops what a finaliser raises."""
+
+    def __del__(self) -> None:
+        handler = signal.getsignal(signal.SIGINT)
+        assert callable(handler)
+        handler(signal.SIGINT, None)
+
+
+def drop_a_ctrl_c() -> None:
+    """A Ctrl-C raised in a finaliser and dropped there: only
+    :func:`~tarot_analysis.runs.interrupts.noted_interrupts` remembers it."""
+    _Finalised()

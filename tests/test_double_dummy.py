@@ -129,6 +129,9 @@ BAD_INPUT = [
     ({}, "either"),
     ({"deal": 0, "takers": [0], "ecart": "KS 1S 2S 3S 4S 5S"}, "écart 'KS 1S 2S 3S 4S 5S' for"),
     ({"deal": 0, "takers": [0], "ecart": "ZZ"}, "the écart: unknown card"),
+    ({"deal": 0, "chunk_size": 0}, "the chunk size must be at least 1, got 0"),
+    ({"deal": 5, "chunk_size": -1}, "the chunk size must be at least 1, got -1"),
+    ({"deal": 0, "chunk_size": 2.5}, "the chunk size must be a whole number, got 2.5"),
 ]
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import signal
 import subprocess
@@ -30,9 +31,16 @@ def _is_compiled(function: ast.FunctionDef) -> bool:
     return False
 
 
+@functools.cache
+def _parsed() -> tuple[tuple[Path, ast.Module], ...]:
+    return tuple(
+        (path, ast.parse(path.read_text(encoding="utf-8")))
+        for path in sorted(PACKAGE.rglob("*.py"))
+    )
+
+
 def _trees() -> Iterator[tuple[Path, ast.Module]]:
-    for path in sorted(PACKAGE.rglob("*.py")):
-        yield path, ast.parse(path.read_text(encoding="utf-8"))
+    yield from _parsed()
 
 
 def structures_made_by_compiled_code() -> set[str]:
@@ -87,12 +95,68 @@ def unheld_calls(makers: set[str]) -> list[str]:
     return found
 
 
+def public_names() -> set[str]:
+    """Every name that a module of the package lists in its ``__all__``."""
+    names = set()
+    for _, tree in _trees():
+        for node in tree.body:
+            if (
+                isinstance(node, ast.Assign)
+                and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+                and isinstance(node.value, ast.List | ast.Tuple)
+            ):
+                names |= {e.value for e in node.value.elts if isinstance(e, ast.Constant)}
+    return names
+
+
 def test_every_structure_that_compiled_code_returns_to_python_is_returned_with_ctrl_c_held() -> (
     None
 ):
     makers = structures_made_by_compiled_code()
-    assert {"workspace", "double_dummy"} <= makers  # the scan finds what it looks for
+    assert {"allocate_workspace", "allocate_double_dummy"} <= makers  # the scan finds them
     assert unheld_calls(makers) == []
+
+
+def test_no_public_function_returns_a_compiled_structure_to_python_unheld() -> None:
+    """A user calls a public function from Python, as a notebook does, without holding
+    Ctrl-C: one that compiled code builds a structure in must hold it itself."""
+    public = public_names()
+    assert {"workspace", "double_dummy", "solve"} <= public  # the scan finds what it looks for
+    assert sorted(structures_made_by_compiled_code() & public) == []
+
+
+@pytest.mark.parametrize(
+    ("module", "name", "compiled"),
+    [
+        ("tarot_analysis.solver.search", "double_dummy", "allocate_double_dummy"),
+        ("tarot_analysis.bots.pimc", "workspace", "allocate_workspace"),
+        ("tarot_analysis.bots.door", "workspace", "allocate_workspace"),
+    ],
+)
+def test_a_ctrl_c_while_a_public_function_makes_its_structure_is_raised_once_it_is_back(
+    monkeypatch: pytest.MonkeyPatch, module: str, name: str, compiled: str
+) -> None:
+    """Ctrl-C arriving while the compiled code returns: the structure comes back whole, then
+    the interrupt is raised."""
+    import importlib
+
+    where = importlib.import_module(module)
+    finished: list[bool] = []
+
+    def interrupted_in_the_middle(*arguments: object) -> str:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)  # Python runs its signal handlers meanwhile
+        finished.append(True)
+        return "structure"
+
+    monkeypatch.setattr(where, compiled, interrupted_in_the_middle)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            getattr(where, name)(*([None] * (2 if name == "double_dummy" else 4)))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert finished == [True]
 
 
 def test_a_ctrl_c_during_a_held_block_is_raised_once_it_ends() -> None:
@@ -144,6 +208,27 @@ def test_a_ctrl_c_dropped_in_a_finaliser_stops_the_run_at_its_next_chunk(
         assert list(map_chunks(lambda chunk: chunk, range(3), threads=1)) == [0, 1, 2]
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def test_a_ctrl_c_as_a_command_ends_is_one_line_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-C as the command line leaves the handling of Ctrl-C, its command done."""
+    from tarot_analysis import EXIT_INTERRUPTED
+    from tarot_analysis.cli import INTERRUPTED_ENDING, main, program
+
+    def done_as_ctrl_c_comes(argv: object) -> int:
+        print("the output, whole")
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(program, "main", done_as_ctrl_c_comes)
+    try:
+        done = main(["rules", "list"])
+    except KeyboardInterrupt:
+        pytest.fail("the Ctrl-C escaped the command line, to end in a traceback")
+    assert done == EXIT_INTERRUPTED
+    said = capsys.readouterr()
+    assert said.out == "the output, whole\n" and said.err == INTERRUPTED_ENDING + "\n"
 
 
 #: When SIGINT reaches ``teach --threads 1``: seconds after it started (importing, then

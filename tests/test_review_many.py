@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -267,3 +268,50 @@ def test_a_killed_command_resumes_to_the_rows_of_an_uninterrupted_run(tmp_path: 
     whole = tmp_path / "whole"
     review_deals(FFT4, 6, whole, bots=MIXED, worlds=4, seed=7, chunk_size=1, threads=1)
     pd.testing.assert_frame_equal(read_review_run(folder).frame, read_review_run(whole).frame)
+
+
+def test_the_default_folder_names_a_model_by_its_label_never_by_its_path() -> None:
+    from tarot_analysis.analyses.review.many import review_folder
+
+    climbing = ("learned:../../elsewhere/net.npz",) * 4
+    folder = review_folder(FFT4, climbing, 1, 10, 8)
+    name = folder.removeprefix("data/")
+    assert name.startswith("review-fft-4-learned:net-") and "/" not in name and ".." not in name
+    assert (
+        review_folder(FFT4, ("heuristic",) * 4, 1, 10, 8)
+        == "data/review-fft-4-heuristic-seed1-10-w8"
+    )
+
+
+def test_a_ctrl_c_dropped_as_the_last_chunk_is_written_is_said_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import signal
+
+    from tarot_analysis import EXIT_INTERRUPTED
+    from tarot_analysis.analyses.review import many
+    from tarot_analysis.cli import main as command
+    from tests.interrupting import drop_a_ctrl_c
+
+    reviewed = many.review_deals
+
+    def then_dropped(*arguments: Any, **options: Any) -> Any:
+        result = reviewed(*arguments, **options)
+        drop_a_ctrl_c()  # just after the last chunk is written
+        return result
+
+    monkeypatch.setattr(many, "review_deals", then_dropped)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    folder = tmp_path / "run"
+    argv = ["review", "--deals", "2", "--worlds", "2", "--chunk-size", "1", "--threads", "1",
+            "--no-progress", "--data", str(folder)]  # fmt: skip
+    try:
+        done = command(argv)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    said = capsys.readouterr()
+    assert done == EXIT_INTERRUPTED and said.out == ""
+    assert said.err == (
+        f"tarot-analysis: interrupted: the chunks finished so far are kept in {folder}; the same "
+        "command goes on\n"
+    )

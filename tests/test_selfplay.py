@@ -141,6 +141,12 @@ def test_rounds_resume_and_say_whether_they_gained(tmp_path: Path) -> None:
         for (w, b), (w2, b2) in zip(weights[part], retrained[part], strict=True):
             assert np.array_equal(w, w2) and np.array_equal(b, b2)
     assert (round_folder(folder, 1) / "duplicate.json").stat().st_mtime_ns == kept
+    # A network cut short on disk is not named as the round's result: it is trained again.
+    model.write_bytes(model.read_bytes()[:200])
+    improve(FFT4, start, folder, 2, options, threads=1)
+    again_weights, _ = load_action_in(model, "fft-4")
+    for (w, b), (w2, b2) in zip(weights["trunk"], again_weights["trunk"], strict=True):
+        assert np.array_equal(w, w2) and np.array_equal(b, b2)
     with pytest.raises(TarotInputError, match=r"other settings .*options"):
         improve(FFT4, start, folder, 2, RoundOptions(deals=31, chunk_size=15), threads=1)
     other = _network(tmp_path / "other.npz", seed=2)
@@ -175,7 +181,7 @@ def test_train_starts_from_a_network_and_refuses_a_missing_one(tmp_path: Path) -
         )  # fmt: skip
 
     missing = train("--start", str(tmp_path / "none.npz"))
-    assert missing.returncode == 2 and "none.npz: no such model file" in missing.stderr
+    assert missing.returncode == 2 and "none.npz: no such file" in missing.stderr
     assert "Traceback" not in missing.stderr and not (tmp_path / "net.npz").exists()
     done = train("--start", str(start))
     assert done.returncode == 0, done.stderr
@@ -222,3 +228,47 @@ def test_targets_are_advantages_of_a_search_and_scores_of_self_play(tmp_path: Pa
     for flag in (True, False):  # a self-play score is its own target either way
         assert np.allclose(targets_of(own, flag)[taken], own.values[taken] / 100)
         assert (targets_of(own, flag)[~own.labelled] == 0).all()
+
+
+def test_a_rounds_network_that_does_not_read_back_whole_is_trained_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tarot_analysis.learning.rounds import _trained
+
+    model = _network(tmp_path / "model.npz")
+    assert _trained(model, FFT4) and not _trained(tmp_path / "absent.npz", FFT4)
+    model.write_bytes(model.read_bytes()[:200])
+    assert not _trained(model, FFT4)
+    said = capsys.readouterr().err
+    assert said.count("\n") == 1 and "model.npz" in said and said.endswith("training it again\n")
+
+
+def test_rounds_refuse_another_runs_folder_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pyarrow as pa
+
+    from tarot_analysis.cli.program import main
+    from tarot_analysis.runs.runner import RunSpec, run
+
+    start = _network(tmp_path / "start.npz")
+    other = tmp_path / "lessons"
+    spec = RunSpec(
+        kind="lessons", rules="fft-4", bots=("heuristic",), seed=1, deals=2, chunk_size=2
+    )
+    run(spec, other, lambda chunk, first, n: pa.table({"deal": range(first, first + n)}))
+    held = sorted(path.name for path in other.iterdir())
+    said = r"lessons holds _run\.json, chunk-000000\.parquet and no _rounds\.json: not a folder of"
+    with pytest.raises(TarotInputError, match=said):
+        improve(FFT4, start, other, 1, RoundOptions(deals=10, chunk_size=10))
+    assert main(["selfplay", "--from", str(start), "--out", str(other), "--no-progress"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "not a folder of self-play rounds; use a new or empty" in lines[0]
+    assert sorted(path.name for path in other.iterdir()) == held  # nothing written in it
+
+
+def test_rounds_refuse_a_buffer_larger_than_the_memory_before_any_deal(tmp_path: Path) -> None:
+    start = _network(tmp_path / "start.npz")
+    with pytest.raises(TarotInputError, match="shuffle buffer of 1,000,000,000,000 decisions"):
+        improve(FFT4, start, tmp_path / "rounds", 1, RoundOptions(buffer=10**12))
+    assert not (tmp_path / "rounds").exists()

@@ -4,7 +4,10 @@ buffer, deals held out whole, an action-in network saved and read back."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import signal
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,16 +15,21 @@ import pytest
 
 from tarot_analysis.bots.learned import load_model
 from tarot_analysis.cli import main
+from tarot_analysis.engine.encoding import encoding_size
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.learning.compact import Batch
 from tarot_analysis.learning.streaming import (
     ShuffleBuffer,
     StreamingOptions,
+    buffer_bytes,
+    check_buffer_memory,
+    init_params,
     inputs_of,
     is_held_out,
     lesson_format_of,
     load_action_in,
+    save_action_in,
     scores,
     stream_decisions,
     train_streaming,
@@ -85,7 +93,7 @@ def test_an_action_in_network_trains_saves_and_reads_back(lessons: Path, tmp_pat
     assert scores(np, params, x, f).shape == (block.rows, block.actions.shape[1])
     again = train_streaming(lessons, "fft-4", options)
     assert again["held_out"] == report["held_out"]  # the same seed, the same network
-    with pytest.raises(TarotInputError, match="its rules is 'fft-4', not 'fft-5'"):
+    with pytest.raises(TarotInputError, match="a model of 'fft-4', not of 'fft-5'"):
         load_action_in(out, "fft-5")
 
 
@@ -132,6 +140,7 @@ def test_the_commands_teach_compact_lessons_and_train_an_action_in_network(
         (["--chunks", "9"], "the run has 3 chunks, not 9"),
         (["--trunk", "8", "8", "8", "--head", "8", "8"], "1 to 4 hidden layers in all"),
         (["--decides", "ecart2"], "the decisions a network takes are among"),
+        (["--learning-rate", "1e300"], "the learning rate must be above 0 and at most 3.4e+38"),
     ],
 )
 def test_the_command_refuses_bad_training_in_one_line(
@@ -142,3 +151,83 @@ def test_the_command_refuses_bad_training_in_one_line(
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and said in lines[0]
     assert not (tmp_path / "net.npz").exists()
+
+
+# --- Nothing wrong is kept, and Ctrl-C stops it ---------------------------------------------
+
+
+def _train_argv(lessons: Path, out: Path, *extra: str) -> list[str]:
+    return ["train", str(lessons), "--out", str(out), "--trunk", "8", "--head", "4", "--buffer",
+            "64", "--epochs", "1", "--no-progress", *extra]  # fmt: skip
+
+
+@pytest.mark.slow
+def test_a_training_that_diverges_stops_in_one_line_naming_its_step_and_writes_nothing(
+    lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "net.npz"
+    assert main(_train_argv(lessons, out, "--learning-rate", "1e30")) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "the training diverged at step 2 (epoch 1)" in lines[0], lines
+    assert not out.exists()
+
+
+def test_a_start_with_a_weight_not_finite_is_refused_in_one_line(
+    lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    params = init_params(encoding_size(4), (8,), (4,), 1)
+    params["head"][0][0][0, 0] = np.nan
+    start = save_action_in(tmp_path / "nan.npz", params, {"rules": "fft-4", "decides": ["card"]})
+    out = tmp_path / "net.npz"
+    assert main(_train_argv(lessons, out, "--start", str(start))) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "finite numbers" in lines[0], lines
+    assert not out.exists()
+
+
+def test_a_buffer_larger_than_the_memory_is_refused_in_one_line(
+    lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    per_decision = buffer_bytes(4)
+    check_buffer_memory(1000, 4, available=1000 * per_decision * 2)
+    with pytest.raises(TarotInputError, match=r"a shuffle buffer of 1,000 decisions would need"):
+        check_buffer_memory(1000, 4, available=1000 * per_decision)
+    out = tmp_path / "net.npz"
+    assert main(_train_argv(lessons, out, "--buffer", "1000000000000")) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "shuffle buffer of 1,000,000,000,000 decisions" in lines[0]
+    assert "decisions fit (--buffer)" in lines[0] and not out.exists()
+
+
+@pytest.mark.slow
+def test_a_ctrl_c_dropped_in_a_finaliser_stops_the_training_and_nothing_is_written(
+    lessons: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tarot_analysis.runs.interrupts import noted_interrupts
+    from tests.interrupting import drop_a_ctrl_c
+
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: None)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    out = tmp_path / "net.npz"
+    try:
+        with noted_interrupts():
+            drop_a_ctrl_c()
+            with pytest.raises(KeyboardInterrupt):
+                train_streaming(
+                    lessons, "fft-4", StreamingOptions(trunk=(8,), head=(4,), buffer=64), out=out
+                )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert not out.exists()
+
+
+def test_a_folder_of_lessons_given_twice_is_read_once(
+    lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two spellings of one folder are one folder: its deals trained once, not refused as two
+    folders (it goes on to the check of ``--chunks``)."""
+    again = [str(lessons), f"{lessons}/.", os.path.relpath(lessons)]
+    out = tmp_path / "net.npz"
+    assert main(["train", *again, "--out", str(out), "--chunks", "9", "--no-progress"]) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1 and "the run has 3 chunks, not 9" in lines[0], lines

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pyarrow as pa
@@ -368,3 +370,79 @@ def test_a_training_too_large_for_the_memory_is_refused_in_one_line(
     with pytest.raises(TarotInputError, match=r"training on \d+ decisions with hidden lay") as e:
         check_training_memory([folder], (4096, 4096, 4096, 4096), available=100 << 20)
     assert "is available: train on fewer runs, or narrower --hidden layers" in str(e.value)
+
+
+# --- Nothing wrong is kept, and Ctrl-C stops it ---------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_training_that_diverges_stops_in_one_line_naming_its_step_and_writes_nothing(
+    folder: Path, tmp_path: Path
+) -> None:
+    from tarot_analysis.learning.training import train_folder
+
+    out = tmp_path / "m.npz"
+    with pytest.raises(TarotInputError, match=r"diverged at epoch 1, batch 2 of \d+: ") as said:
+        train_folder(folder, out, hidden=(8,), epochs=2, learning_rate=1e30)
+    assert "\n" not in str(said.value) and "nothing was written" in str(said.value)
+    assert not out.exists()
+    with pytest.raises(TarotInputError, match=r"above 0 and at most 3\.4e\+38, got 1e\+300"):
+        train_folder(folder, out, hidden=(8,), epochs=2, learning_rate=1e300)
+
+
+def test_a_network_with_a_weight_not_finite_is_never_written() -> None:
+    from tarot_analysis.learning.training import check_finite
+
+    layers = {"trunk": [(np.ones((2, 2)), np.zeros(2))], "head": [(np.ones((2, 1)), np.ones(1))]}
+    check_finite(layers)
+    layers["head"][0][1][0] = np.inf
+    with pytest.raises(TarotInputError, match="some weights are not finite numbers"):
+        check_finite(layers)
+
+
+@pytest.mark.slow
+def test_a_ctrl_c_dropped_in_a_finaliser_stops_the_training_at_its_next_step(
+    decisions: Decisions, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tarot_analysis.runs.interrupts import noted_interrupts
+    from tests.interrupting import drop_a_ctrl_c
+
+    monkeypatch.setattr(sys, "unraisablehook", lambda unraisable: None)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with noted_interrupts():
+            drop_a_ctrl_c()
+            with pytest.raises(KeyboardInterrupt):
+                train(decisions, hidden=(8,), epochs=1)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.slow
+def test_the_train_command_stopped_by_a_dropped_ctrl_c_says_so_and_writes_nothing(
+    folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    from tarot_analysis import EXIT_INTERRUPTED
+    from tarot_analysis.cli import main as command
+    from tarot_analysis.learning import training
+    from tests.interrupting import drop_a_ctrl_c
+
+    split = training.split_by_deal
+
+    def split_then_drop(*arguments: Any) -> Any:
+        drop_a_ctrl_c()  # while the deals are split, before the first step
+        return split(*arguments)
+
+    monkeypatch.setattr(training, "split_by_deal", split_then_drop)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    out = tmp_path / "m.npz"
+    try:
+        done = command(["train", str(folder), "--out", str(out), "--hidden", "8", "--no-progress"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert done == EXIT_INTERRUPTED
+    said = capsys.readouterr()
+    assert said.out == "" and not out.exists()
+    assert said.err.startswith("tarot-analysis: interrupted: nothing was written to")
+    assert said.err.count("\n") == 1

@@ -43,7 +43,7 @@ from tarot_analysis.deals.deal import DEFAULT_CHUNK_SIZE, DealStream, deal_chunk
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.outcome import REDEAL_NONE
-from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
+from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number, whole_number
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.solver import SearchStopped, SolveProgress, solve
@@ -138,11 +138,13 @@ def deal_hands(
     rules: Rules, seed: int, deal: int, *, chunk_size: int = DEFAULT_CHUNK_SIZE
 ) -> list[str]:
     """Deal number ``deal`` of ``seed`` in the notation, each seat's hand then the dog: the
-    deal ``play``, ``replay`` and ``guidance`` number ``deal`` for that seed and chunk size."""
+    deal ``play``, ``replay`` and ``guidance`` number ``deal`` for that seed and chunk size
+    (deals a chunk, at least 1)."""
     if not is_whole_number(deal) or not 0 <= deal <= LAST_DEAL:
         raise TarotInputError(
             f"deal number {deal!r} is out of range: a run numbers its deals from 0 to {LAST_DEAL:,}"
         )
+    chunk_size = whole_number(chunk_size, "the chunk size", least=1)
     chunk, offset = divmod(int(deal), chunk_size)
     plan = make_plan(rules)
     masks, _ = deal_chunk(plan, DealStream.open(plan, normalise_seed(seed), chunk), offset + 1)
@@ -373,6 +375,7 @@ def dd_table(
         raise TarotInputError(f"the double-dummy table is for French Tarot, not {rules.name}")
     if (hands is None) == (deal is None):
         raise TarotInputError("give either the hands and the dog, or a deal number (not both)")
+    chunk_size = whole_number(chunk_size, "the chunk size", least=1)
     dealt = deal_hands(rules, seed, deal, chunk_size=chunk_size) if deal is not None else None
     hands = dealt if dealt is not None else _checked_hands(rules, hands or ())
     index = contract_index(rules, contract)

@@ -73,6 +73,7 @@ from tarot_analysis.engine.state import (
     call_now,
     legal_cards_now,
 )
+from tarot_analysis.runs.interrupts import held_interrupts
 
 __all__ = [
     "Workspace",
@@ -101,13 +102,23 @@ class Workspace(NamedTuple):
     actions: Any  # int64 (N_ACTIONS,): the actions of those rows
 
 
-@njit(cache=True)
 def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
     """The workspace of a table of ``bots`` (one row per seat) and ``nets``, the weights of
     its learned bots (:func:`tarot_analysis.bots.seat_rows`); ``scoring`` the preset's scoring
-    (``EngineRules.scoring``), for the pimc bot."""
+    (``EngineRules.scoring``), for the pimc bot. Made by compiled code
+    (:func:`allocate_workspace`) with Ctrl-C held while it comes back: an interrupt there
+    would crash the process (:mod:`tarot_analysis.runs.interrupts`); it is raised once the
+    workspace is here."""
+    with held_interrupts():  # the workspace's arrays come back as a structure
+        return allocate_workspace(p, scoring, bots, nets)
+
+
+@njit(cache=True)
+def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
+    """The workspace of :func:`workspace`: what compiled code calls; Python calls
+    :func:`workspace`."""
     return Workspace(
-        pimc=pimc.workspace(p, scoring, bots, nets), plan=np.zeros(2, dtype=np.uint64),
+        pimc=pimc.allocate_workspace(p, scoring, bots, nets), plan=np.zeros(2, dtype=np.uint64),
         nets=nets, x=np.zeros(learned.MAX_ENCODING, dtype=np.float32),
         out=np.zeros(N_ACTIONS, dtype=np.float32),
         scratch=np.zeros(margin.table_scratch(bots), dtype=np.float32),

@@ -157,6 +157,7 @@ from tarot_analysis.engine.state import (
 )
 from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
 from tarot_analysis.runs.interrupts import held_interrupts
+from tarot_analysis.solver.search import allocate_double_dummy
 
 __all__ = [
     "DEFAULT_WORLDS",
@@ -247,11 +248,21 @@ def endgame_of(bot: Any, players: int) -> int:
     return endgame if endgame >= 0 else ENDGAME_CARDS // players
 
 
-@njit(cache=True)
 def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
     """The arrays for the pimc seats among ``bots``, one row per seat (tiny ones when there
     are none), and ``nets`` the weights of the networks of their rows (those of a
-    ``pimc:learned`` bot; :func:`tarot_analysis.bots.seat_rows`)."""
+    ``pimc:learned`` bot; :func:`tarot_analysis.bots.seat_rows`), made by compiled code
+    (:func:`allocate_workspace`) with Ctrl-C held while they come back: an interrupt there
+    would crash the process (:mod:`tarot_analysis.runs.interrupts`); it is raised once they
+    are here."""
+    with held_interrupts():  # the workspace's arrays come back as a structure
+        return allocate_workspace(p, scoring, bots, nets)
+
+
+@njit(cache=True)
+def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
+    """The arrays of :func:`workspace`: what compiled code calls; Python calls
+    :func:`workspace`."""
     players = p[R.PLAYERS]
     most = 0
     endgames = False
@@ -271,7 +282,7 @@ def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
     try_m = np.zeros(N_M, dtype=np.uint64)
     try_s = np.zeros(N_S, dtype=np.int64)
     endgames = endgames and not p[R.TAROCCO]
-    dd = solver.double_dummy(players, _ENDGAME_TABLE_BITS if endgames else 1)
+    dd = allocate_double_dummy(players, _ENDGAME_TABLE_BITS if endgames else 1)
     petit_bonus = int(2 * scoring[SP_PETIT_VALUE] + 0.5) if endgames else 0
     return Workspace(
         ways=np.zeros(table_size, dtype=np.float64),
@@ -1132,8 +1143,7 @@ def sample_world(
 def _workspace(state: GameState, bot: Bot) -> Workspace:
     """The workspace of one pimc ``bot`` searching at ``state``, its row in ``ws.bot``."""
     rows, nets = seat_rows([bot], state.rules)
-    with held_interrupts():  # the workspace's arrays come back as a structure
-        ws = workspace(state.engine.params, state.engine.scoring, rows, nets)
+    ws = workspace(state.engine.params, state.engine.scoring, rows, nets)
     ws.bot[:] = rows[0]
     return ws
 

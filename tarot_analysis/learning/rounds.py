@@ -17,21 +17,25 @@ Everything goes to one folder, a sub-folder a round (``round-1/lessons``, ``roun
 ``round-1/training.json``, ``round-1/duplicate.json``) and ``rounds.json``, the summary. The
 same call resumes where it stopped: the lessons are a run folder that keeps its finished chunks;
 a round's network is written whole once trained (training stopped part-way starts again and,
-for the same seed, ends with the same weights); its measures are written after. A folder made
-with other settings, or from another network, is refused in one line.
+for the same seed, ends with the same weights), and counts as trained only when it reads back
+whole (one damaged on disk is trained again); its measures are written after. A folder made
+with other settings, or from another network, is refused in one line, as is a folder that
+holds other files (another run's).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from tarot_analysis import __version__
-from tarot_analysis.errors import TarotInputError, whole_number
+from tarot_analysis.errors import TarotInputError, one_line, whole_number
 from tarot_analysis.game.rules import Rules
+from tarot_analysis.reader import DEFINITION_BYTES, read_json
 from tarot_analysis.runs.files import replacing
 
 __all__ = ["RoundOptions", "improve", "round_folder"]
@@ -67,8 +71,10 @@ class RoundOptions:
             whole_number(getattr(self, name), name.replace("_", " "), least=1)
         if not 0 <= self.epsilon <= 1:
             raise TarotInputError(f"epsilon is a probability from 0 to 1, got {self.epsilon}")
-        if not self.learning_rate > 0:
-            raise TarotInputError(f"the learning rate must be above 0, got {self.learning_rate}")
+        # imported here: the trainer's module brings pyarrow and the learned bot
+        from tarot_analysis.learning.training import check_learning_rate
+
+        check_learning_rate(self.learning_rate)
 
 
 def round_folder(folder: str | os.PathLike[str], number: int) -> Path:
@@ -90,10 +96,9 @@ def _claim(folder: Path, settings: dict[str, Any]) -> None:
     """Write the folder's settings, or check that they are those it was made with."""
     path = folder / SETTINGS_FILE
     if path.exists():
-        try:
-            found = json.loads(path.read_text(encoding="utf-8"))
-        except ValueError:
-            raise TarotInputError(f"{path}: not the settings of rounds (unreadable)") from None
+        found = read_json(path, "settings of rounds", limit=DEFINITION_BYTES)
+        if not isinstance(found, dict):
+            raise TarotInputError(f"{path}: not the settings of rounds")
         found.pop("version", None)
         if found != settings:
             differing = sorted(
@@ -104,11 +109,46 @@ def _claim(folder: Path, settings: dict[str, Any]) -> None:
                 "use another folder, or the settings it was made with"
             )
         return
+    _check_unclaimed(folder)
     folder.mkdir(parents=True, exist_ok=True)
     with replacing(path) as temporary:
         Path(temporary).write_text(
             json.dumps(settings | {"version": __version__}, indent=2), encoding="utf-8"
         )
+
+
+def _check_unclaimed(folder: Path) -> None:
+    """Refuse a folder without settings of rounds that already holds files (hidden ones, such
+    as temporary files, left aside): another run's folder (the lessons of ``teach``, a
+    guidance or self-play run, with its ``_run.json``) or anything else that the rounds'
+    files would be mixed with."""
+    if not folder.is_dir():
+        return
+    held = sorted(entry.name for entry in folder.iterdir() if not entry.name.startswith("."))
+    if held:
+        shown = ", ".join(held[:3]) + (", ..." if len(held) > 3 else "")
+        raise TarotInputError(
+            f"{folder} holds {shown} and no {SETTINGS_FILE}: not a folder of self-play rounds; "
+            "use a new or empty folder"
+        )
+
+
+def _trained(model: Path, rules: Rules) -> bool:
+    """Whether a round's network is on disk and reads back whole, as a table seats it
+    (:func:`tarot_analysis.bots.learned.load_model`). One that does not (a write cut short, a
+    damaged disk) is named in one line on standard error and trained again: the same weights
+    for the same seed."""
+    # imported here: the learned bot's module compiles its forward pass
+    from tarot_analysis.bots.learned import load_model
+
+    if not model.exists():
+        return False
+    try:
+        load_model(model, rules)
+    except TarotInputError as error:
+        print(f"tarot-analysis: {one_line(error)}; training it again", file=sys.stderr)
+        return False
+    return True
 
 
 def _write_json(path: Path, data: Any) -> None:
@@ -161,10 +201,16 @@ def improve(
     ``start`` in ``folder``, resuming what is there; each round's summary (its decisions, its
     training and its duplicate measures), also written to ``rounds.json``."""
     from tarot_analysis.learning.selfplay import self_play
-    from tarot_analysis.learning.streaming import StreamingOptions, load_action_in, train_streaming
+    from tarot_analysis.learning.streaming import (
+        StreamingOptions,
+        check_buffer_memory,
+        load_action_in,
+        train_streaming,
+    )
 
     options = options or RoundOptions()
     options.check()
+    check_buffer_memory(options.buffer, rules.players)
     rounds = whole_number(rounds, "the rounds", least=1)
     first = Path(start).resolve()
     load_action_in(first, rules.name)  # an action-in network of this preset, or one line
@@ -182,7 +228,7 @@ def improve(
             progress=progress, client=client,
         )  # fmt: skip
         training_file = here / "training.json"
-        if not (model.exists() and training_file.exists()):  # trained again: the same weights
+        if not (training_file.exists() and _trained(model, rules)):  # the same weights again
             training = train_streaming(
                 lessons, rules.name,
                 StreamingOptions(
@@ -200,8 +246,8 @@ def improve(
         summaries.append({
             "round": number, "deals": options.deals, "chunks": played.chunks,
             "started_from": str(previous), "model": str(model),
-            "training": json.loads(training_file.read_text("utf-8")),
-            "measured": json.loads(measured_file.read_text("utf-8")),
+            "training": read_json(training_file, "training report", limit=DEFINITION_BYTES),
+            "measured": read_json(measured_file, "round's measure", limit=DEFINITION_BYTES),
         })  # fmt: skip
         previous = model.resolve()
     _write_json(target / SUMMARY_FILE, {"rules": rules.name, "rounds": summaries})

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
@@ -42,6 +41,7 @@ from numba import njit
 
 from tarot_analysis._jit import chunk_states, draw_below, draw_unit
 from tarot_analysis.bots import B_KIND, B_LEARNS, LEARNED, Bot, bot_rows, door, seat_rows
+from tarot_analysis.bots.learned import read_model_arrays
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import action_features, encoding
 from tarot_analysis.engine import state as S
@@ -197,16 +197,10 @@ def model_digest(path: str | os.PathLike[str]) -> str:
     another network's run is not resumed in its folder, and the same weights written again are
     the same network."""
     digest = hashlib.sha256()
-    try:
-        with np.load(Path(path), allow_pickle=False) as archive:
-            for name in sorted(archive.files):
-                if name != "metadata":
-                    digest.update(name.encode())
-                    digest.update(np.ascontiguousarray(archive[name]).tobytes())
-    except FileNotFoundError:
-        raise TarotInputError(f"{path}: no such model file") from None
-    except Exception:
-        raise TarotInputError(f"{path}: not a readable model file (damaged or truncated)") from None
+    _, arrays = read_model_arrays(path)
+    for name in sorted(arrays):
+        digest.update(name.encode())
+        digest.update(np.ascontiguousarray(arrays[name]).tobytes())
     return digest.hexdigest()[:16]
 
 

@@ -38,24 +38,40 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from tarot_analysis.bots.learned import load_model, read_model_arrays
 from tarot_analysis.engine.action_features import FEATURE_SCALE, FEATURES_VERSION, N_ACTION_FEATURES
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encoding_size
 from tarot_analysis.errors import TarotInputError, whole_number
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.learning.compact import (
     _FIELDS,
+    MAX_LEGAL,
     Batch,
     batch_from_table,
+    fraction_positions,
     unpack_encodings,
 )
-from tarot_analysis.learning.training import CHOICE_TEMPERATURE, NEEDS_EXTRA, VALUE_SCALE
+from tarot_analysis.learning.training import (
+    CHOICE_TEMPERATURE,
+    NEEDS_EXTRA,
+    VALUE_SCALE,
+    FiniteSteps,
+    all_finite,
+    check_finite,
+    check_learning_rate,
+)
+from tarot_analysis.reader import DEFINITION_BYTES, read_json
 from tarot_analysis.runs.files import replacing
+from tarot_analysis.runs.interrupts import raise_if_interrupted
 
 __all__ = [
     "ACTION_IN_FORMAT",
     "Batch",
     "ShuffleBuffer",
     "StreamingOptions",
+    "buffer_bytes",
+    "check_anchor",
+    "check_buffer_memory",
     "check_options",
     "init_params",
     "is_held_out",
@@ -91,7 +107,7 @@ def lesson_format_of(folder: str | os.PathLike[str]) -> int:
     """The lesson format of the run in ``folder`` (1 when its definition names none or cannot
     be read: the flat network's reader then says what is wrong)."""
     try:
-        found = json.loads((Path(folder) / "_run.json").read_text(encoding="utf-8"))
+        found = read_json(Path(folder) / "_run.json", "run definition", limit=DEFINITION_BYTES)
         extra = found.get("extra", {})
         return 2 if isinstance(extra, dict) and extra.get("lesson_format") == 2 else 1
     except (OSError, ValueError, AttributeError):
@@ -178,6 +194,29 @@ def is_self_play(spec: Any) -> bool:
     from tarot_analysis.learning.selfplay import LABELS
 
     return isinstance(spec.extra, dict) and spec.extra.get("labels") == LABELS
+
+
+def buffer_bytes(players: int) -> int:
+    """The bytes one decision of ``players`` takes in a :class:`ShuffleBuffer`: the arrays of a
+    :class:`~tarot_analysis.learning.compact.Batch` row."""
+    return (
+        8 + -(-encoding_size(players) // 8) + 4 * len(fraction_positions(players))
+        + MAX_LEGAL * (2 + 4 + N_ACTION_FEATURES + 1) + 8
+    )  # fmt: skip
+
+
+def check_buffer_memory(buffer: int, players: int, available: int | None = None) -> None:
+    """Refuse, in one line and before anything is read, a shuffle buffer of ``buffer``
+    decisions of ``players`` that would not fit in the memory available
+    (:func:`tarot_analysis.runs.memory.check_room`)."""
+    # imported here: the memory's checks, needed only once a network is trained
+    from tarot_analysis.runs.memory import check_room
+
+    per_decision = buffer_bytes(players)
+    check_room(
+        f"a shuffle buffer of {buffer:,} decisions", buffer * per_decision, available,
+        lambda usable: f"at most {int(usable // per_decision):,} decisions fit (--buffer)",
+    )  # fmt: skip
 
 
 class ShuffleBuffer:
@@ -320,10 +359,11 @@ def _step_function(jax: Any, jnp: Any, optimiser: Any, choice_weight: float) -> 
         return (per_row * weight).sum() / jnp.maximum(weight.sum(), 1.0)
 
     @jax.jit
-    def step(params: Any, state: Any, *batch: Any) -> tuple[Any, Any]:
+    def step(params: Any, state: Any, *batch: Any) -> tuple[Any, Any, Any]:
         grads = jax.grad(loss)(params, *batch)
         updates, state = optimiser.update(grads, state, params)
-        return jax.tree_util.tree_map(lambda p, u: p + u, params, updates), state
+        params = jax.tree_util.tree_map(lambda p, u: p + u, params, updates)
+        return params, state, all_finite(jax, jnp, params)
 
     return step
 
@@ -404,8 +444,7 @@ def check_options(options: StreamingOptions) -> None:
             f"the decisions a network takes are among {', '.join(LEARNABLE)}, got "
             f"{', '.join(options.decides) or 'none'}"
         )
-    if not options.learning_rate > 0:
-        raise TarotInputError(f"the learning rate must be above 0, got {options.learning_rate}")
+    check_learning_rate(options.learning_rate)
 
 
 def train_streaming(
@@ -430,10 +469,11 @@ def train_streaming(
         )  # fmt: skip
     check_options(options)
     players = preset.players
+    check_buffer_memory(options.buffer, players)
     spec, used = lesson_chunks(folder, options.chunks)
     if spec.rules != preset.name:
         raise TarotInputError(f"{folder}: lessons of {spec.rules}, not of {preset.name}")
-    anchor_used = _check_anchor(options, preset.name)
+    anchor_used = check_anchor(options, preset.name)
     # Self-play's targets are scores, not advantages: an anchor's values are scores with them.
     centred = options.anchor is None
     jax, jnp, optax = _jax()
@@ -445,6 +485,7 @@ def train_streaming(
     rng = np.random.default_rng(np.random.SeedSequence(options.seed, spawn_key=(1,)))
     seen = steps = 0
     resident: list[int] = []
+    finite_steps = FiniteSteps()
     # imported here: the progress bars bring tqdm
     from tarot_analysis.runs.progress import TRAINING, bar
 
@@ -461,13 +502,15 @@ def train_streaming(
                 counted = _anchored(counted, options.anchor, players, anchor_used, options.seed)
             rows = _training_rows(counted, options.holdout, options.seed)
             for batch in buffer.batches(rows, BATCH):
-                params, state = step(params, state, *_pad(batch, players, centred))
+                params, state, finite = step(params, state, *_pad(batch, players, centred))
                 seen += batch.rows
                 steps += 1
+                finite_steps.took(f"step {steps:,} (epoch {epoch + 1})", finite)
                 if steps == options.steps:
                     break
             if steps == options.steps:
                 break
+    finite_steps.look()
     weights = jax.tree_util.tree_map(lambda a: np.asarray(a, dtype=np.float32), params)
     report = {
         "rules": preset.name, "seed": options.seed, "epochs": options.epochs, "steps": steps,
@@ -496,11 +539,13 @@ def train_streaming(
         )
     if out is not None:
         meta = {"rules": preset.name, "decides": list(options.decides), "report": report}
+        check_finite(weights)
+        raise_if_interrupted()  # a Ctrl-C dropped while the network was measured: not written
         save_action_in(out, weights, meta | options.extra)
     return report
 
 
-def _check_anchor(options: StreamingOptions, rules: str) -> int:
+def check_anchor(options: StreamingOptions, rules: str) -> int:
     """The chunks of the anchor's lessons to stream (0 without an anchor), checked to be a
     search's lessons of ``rules``."""
     if options.anchor is None:
@@ -638,30 +683,18 @@ def save_action_in(path: str | os.PathLike[str], params: Any, meta: dict[str, An
 
 
 def load_action_in(path: str | os.PathLike[str], rules: str) -> tuple[Any, dict[str, Any]]:
-    """The layers and metadata of the action-in network in ``path``, checked to play ``rules``
-    with this version's encoding and features: a ``TarotInputError`` naming the file otherwise."""
+    """The layers and metadata of the action-in network in ``path``, with every check of a
+    model a table seats (:func:`tarot_analysis.bots.learned.load_model`: the guarded reader, the
+    preset, the encoding and features, the shapes, finite weights): a ``TarotInputError``
+    naming the file otherwise."""
     source = Path(path)
-    preset = load_rules(rules)
-    try:
-        with np.load(source, allow_pickle=False) as archive:
-            arrays = {name: archive[name] for name in archive.files}
-    except FileNotFoundError:
-        raise TarotInputError(f"{source}: no such model file") from None
-    except Exception:
+    model = load_model(source, load_rules(rules))
+    if model.form != ACTION_IN_FORMAT:
         raise TarotInputError(
-            f"{source}: not a readable model file (damaged or truncated)"
-        ) from None
-    try:
-        meta = json.loads(str(arrays.pop("metadata").item()))
-    except (KeyError, ValueError):
-        raise TarotInputError(f"{source}: not a model of tarot-analysis (its metadata)") from None
-    wanted = {
-        "kind": MODEL_KIND, "format": ACTION_IN_FORMAT, "rules": preset.name,
-        "encoding_version": ENCODING_VERSION, "features_version": FEATURES_VERSION,
-    }  # fmt: skip
-    for key, value in wanted.items():
-        if meta.get(key) != value:
-            raise TarotInputError(f"{source}: its {key} is {meta.get(key)!r}, not {value!r}")
+            f"{source}: a flat network (format {model.form}); training goes on from an "
+            f"action-in network (format {ACTION_IN_FORMAT})"
+        )
+    meta, arrays = read_model_arrays(source)
     params = {
         part: [
             (arrays[f"{part}_{k}_w"], arrays[f"{part}_{k}_b"])

@@ -45,6 +45,7 @@ from tarot_analysis.engine.state import N_ACTIONS
 from tarot_analysis.errors import TarotInputError, whole_number
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.learning.compact import batch_from_table, unpack_encodings
+from tarot_analysis.runs.interrupts import raise_if_interrupted
 from tarot_analysis.stats import deal_interval
 
 __all__ = [
@@ -52,8 +53,11 @@ __all__ = [
     "DECISION_COLUMNS",
     "VALUE_SCALE",
     "Decisions",
+    "FiniteSteps",
     "Trained",
+    "check_finite",
     "check_hidden",
+    "check_learning_rate",
     "check_training_memory",
     "decisions_from_table",
     "evaluate",
@@ -76,6 +80,13 @@ CHOICE_TEMPERATURE: Final = 0.1
 #: Decisions per step of the optimiser.
 BATCH: Final = 256
 NEEDS_EXTRA: Final = "training needs the train extra: pip install 'tarot-analysis[train]'"
+#: The largest learning rate a step can take: the largest float32, the weights' own type (a
+#: larger one is infinite in the step, and every weight with it).
+MOST_LEARNING_RATE: Final = float(np.finfo(np.float32).max)
+#: Steps of the optimiser between two looks at whether they kept the weights finite numbers:
+#: a look waits for the steps before it to be computed, which a look at every step would keep
+#: from running ahead of the batches being made.
+LOOK_EVERY: Final = 32
 
 
 @dataclass(frozen=True)
@@ -366,6 +377,74 @@ def evaluate(
 # --------------------------------------------------------------------------------------------
 
 
+def all_finite(jax: Any, jnp: Any, params: Any) -> Any:
+    """Whether every weight of ``params`` is a finite number, as one JAX boolean (computed
+    inside a compiled step, beside the step's own work, which it leaves bit for bit as it
+    was): a loss that diverges sends the weights to infinity, then NaN."""
+    leaves = jax.tree_util.tree_leaves(params)
+    return jnp.stack([jnp.isfinite(a).all() for a in leaves]).all()
+
+
+class FiniteSteps:
+    """The steps of a training, each looked at (every :data:`LOOK_EVERY`, and at the end) to
+    have kept the weights finite numbers: a learning rate too high makes the loss diverge, the
+    weights go to infinity, then NaN, and a network of NaN plays nothing. The first step that
+    did not stops the training in one line naming it, before anything is written. A Ctrl-C
+    that Python dropped in a finaliser stops it at the next step
+    (:func:`~tarot_analysis.runs.interrupts.raise_if_interrupted`)."""
+
+    def __init__(self) -> None:
+        self._pending: list[tuple[str, Any]] = []
+
+    def took(self, step: str, finite: Any) -> None:
+        """Note ``step`` (as the error names it) and whether it kept the weights finite (a JAX
+        boolean, perhaps still being computed)."""
+        raise_if_interrupted()
+        self._pending.append((step, finite))
+        if len(self._pending) >= LOOK_EVERY:
+            self.look()
+
+    def look(self) -> None:
+        """Raise ``TarotInputError`` naming the first step noted that did not keep the weights
+        finite; forget the steps looked at."""
+        for step, finite in self._pending:
+            if not bool(finite):
+                raise TarotInputError(
+                    f"the training diverged at {step}: its weights are no longer finite numbers "
+                    "(a learning rate too high?); nothing was written"
+                )
+        self._pending.clear()
+        raise_if_interrupted()
+
+
+def check_learning_rate(rate: object) -> float:
+    """``rate`` as Adam's learning rate: a number above 0 and at most
+    :data:`MOST_LEARNING_RATE` (3.4e+38); a ``TarotInputError`` otherwise.
+
+    >>> check_learning_rate(1e-3)
+    0.001
+    """
+    if isinstance(rate, bool) or not isinstance(rate, int | float | np.integer | np.floating):
+        raise TarotInputError(f"the learning rate must be a number, got {rate!r}")
+    if not 0 < float(rate) <= MOST_LEARNING_RATE:
+        raise TarotInputError(
+            f"the learning rate must be above 0 and at most {MOST_LEARNING_RATE:.1e}, got {rate}"
+        )
+    return float(rate)
+
+
+def check_finite(layers: Any, what: str = "the trained network") -> None:
+    """Refuse, in one line, ``layers`` (arrays, or lists, tuples and dicts of them) holding a
+    weight that is not a finite number: a network is written only when it can play."""
+    if isinstance(layers, dict):
+        layers = list(layers.values())
+    if isinstance(layers, list | tuple):
+        for part in layers:
+            check_finite(part, what)
+    elif not np.isfinite(np.asarray(layers)).all():
+        raise TarotInputError(f"{what}: some weights are not finite numbers; nothing was written")
+
+
 def _initial(jax: Any, jnp: Any, widths: list[int], key: Any) -> list[tuple[Any, Any]]:
     """He-initialised layers: weights N(0, 2 / inputs), biases 0."""
     layers = []
@@ -399,6 +478,7 @@ def check_training_memory(
     # imported here: as in read_decisions
     import pyarrow.parquet as pq
 
+    from tarot_analysis.reader import RUN_CHUNK_BYTES, regular_file
     from tarot_analysis.runs.memory import check_room
 
     rows = 0
@@ -408,7 +488,8 @@ def check_training_memory(
         size = max(size, encoding_size(players))
         for chunk in sorted(one.glob("chunk-*.parquet")):
             try:
-                rows += pq.ParquetFile(chunk).metadata.num_rows
+                checked = regular_file(chunk, "run chunk", limit=RUN_CHUNK_BYTES)
+                rows += pq.ParquetFile(checked).metadata.num_rows
             except (OSError, ValueError):
                 continue  # read again, and refused in one line, by read_decisions
     widths = [size, *(int(w) for w in hidden), N_ACTIONS]
@@ -442,6 +523,7 @@ def train(
     if seed < 0:
         raise TarotInputError(f"the seed must be ≥ 0, got {seed}")
     check_hidden(hidden)
+    check_learning_rate(learning_rate)
     if epochs < 0:
         raise TarotInputError(f"epochs must be ≥ 0, got {epochs}")
     train_rows, held_rows = split_by_deal(decisions.deals, holdout, seed)
@@ -479,12 +561,13 @@ def train(
         return (per_row * weight).sum() / weight.sum()
 
     @jax.jit
-    def step(params: Any, state: Any, batch: tuple[Any, ...], weight: Any) -> tuple[Any, Any]:
+    def step(params: Any, state: Any, batch: tuple[Any, ...], weight: Any) -> tuple[Any, Any, Any]:
         # The batch's rows are arguments, not constants of the compiled step: the data stays
         # in NumPy, a batch at a time goes to JAX.
         grads = jax.grad(loss)(params, batch, weight)
         updates, state = optimiser.update(grads, state, params)
-        return optax.apply_updates(params, updates), state
+        params = optax.apply_updates(params, updates)
+        return params, state, all_finite(jax, jnp, params)
 
     # imported here: the progress bars bring tqdm, needed only once a network is trained
     from tarot_analysis.runs.progress import TRAINING, bar
@@ -492,32 +575,29 @@ def train(
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
     batches = -(-len(train_rows) // BATCH)
     detail = f"{decisions.rules}, {len(train_rows):,} decisions"
+    steps = FiniteSteps()
     with bar(TRAINING, epochs, unit="epoch", enabled=progress, detail=detail) as shown:
-        for _ in range(epochs):
+        for epoch in range(epochs):
             order = rng.permutation(train_rows)
             padded = np.resize(order, batches * BATCH)  # the last batch filled, its fill unweighted
             weight = (np.arange(batches * BATCH) < len(order)).astype(np.float32)
             for k in range(batches):
-                rows = padded[k * BATCH : (k + 1) * BATCH]
+                part = slice(k * BATCH, (k + 1) * BATCH)
+                rows = padded[part]
                 batch = (x_all[rows], legal_all[rows], target_all[rows], chosen_all[rows])
-                params, state = step(params, state, batch, weight[k * BATCH : (k + 1) * BATCH])
+                params, state, finite = step(params, state, batch, weight[part])
+                steps.took(f"epoch {epoch + 1}, batch {k + 1} of {batches}", finite)
             shown.update(1)
+    steps.look()
     weights = [np.asarray(w, dtype=np.float32) for w, _ in params]
     biases = [np.asarray(b, dtype=np.float32) for _, b in params]
     report = {
-        "rules": decisions.rules,
-        "seed": seed,
-        "rows": decisions.rows,
-        "skipped": decisions.skipped,
-        "deals": len(np.unique(decisions.deals)),
-        "widths": widths,
-        "epochs": epochs,
-        "learning_rate": learning_rate,
-        "choice_weight": choice_weight,
-        "holdout": holdout,
-        "train": evaluate(weights, biases, decisions, train_rows),
+        "rules": decisions.rules, "seed": seed, "rows": decisions.rows,
+        "skipped": decisions.skipped, "deals": len(np.unique(decisions.deals)), "widths": widths,
+        "epochs": epochs, "learning_rate": learning_rate, "choice_weight": choice_weight,
+        "holdout": holdout, "train": evaluate(weights, biases, decisions, train_rows),
         "held_out": evaluate(weights, biases, decisions, held_rows),
-    }
+    }  # fmt: skip
     return Trained(weights=weights, biases=biases, report=report)
 
 
@@ -555,5 +635,7 @@ def train_folder(
         "data": str(folder),
         "report": report,
     }
+    check_finite([trained.weights, trained.biases])
+    raise_if_interrupted()  # a Ctrl-C dropped while the network was measured: nothing written
     save_model(out, trained.weights, trained.biases, meta)
     return report

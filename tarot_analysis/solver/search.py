@@ -19,6 +19,7 @@ from numba import njit
 from tarot_analysis._jit import KERNEL
 from tarot_analysis.engine.cardsets import ZERO, bit_of, half_points_of, lowest, size
 from tarot_analysis.game import cards
+from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.solver.bounds import _inside_window, _quick_window, _sure_window
 from tarot_analysis.solver.ordering import _ordered_moves
 from tarot_analysis.solver.table import _k_lo, _Table, _table_bits, _table_keep, _table_probe
@@ -759,9 +760,19 @@ class DoubleDummy(NamedTuple):
     counters: Any
 
 
-@njit(cache=True)
 def double_dummy(players: int, bits: int) -> DoubleDummy:
-    """Arrays for searches of ``players`` seats with a table of ``2 ** bits`` entries."""
+    """Arrays for searches of ``players`` seats with a table of ``2 ** bits`` entries, made by
+    compiled code (:func:`allocate_double_dummy`) with Ctrl-C held while they come back: an
+    interrupt there would crash the process (:mod:`tarot_analysis.runs.interrupts`); it is
+    raised once they are here."""
+    with held_interrupts():  # the arrays come back as a structure
+        return allocate_double_dummy(players, bits)
+
+
+@njit(cache=True)
+def allocate_double_dummy(players: int, bits: int) -> DoubleDummy:
+    """Arrays for searches of ``players`` seats with a table of ``2 ** bits`` entries: what
+    compiled code calls; Python calls :func:`double_dummy`."""
     entries = 1 << bits
     width = _k_lo(players) + players
     depth = cards.N_CARDS + 1

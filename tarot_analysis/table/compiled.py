@@ -183,7 +183,7 @@ def play_deals(
     scripted = script.shape[0] == masks.shape[0]
     m = np.zeros(N_M, dtype=np.uint64)
     s = np.zeros(N_S, dtype=np.int64)
-    ws = door.workspace(p, scoring, bots, nets)
+    ws = door.allocate_workspace(p, scoring, bots, nets)
     parts, tricks_won, events = counts
     for d in range(masks.shape[0]):
         dealer = dealers[d] if d < dealers.shape[0] else np.int64(-1)

@@ -55,7 +55,7 @@ import pyarrow as pa
 
 from tarot_analysis.analyses.review.deal import REVIEW_WORLDS
 from tarot_analysis.analyses.review.values import name_of
-from tarot_analysis.bots import MAX_PIMC_WORLDS, Bot
+from tarot_analysis.bots import MAX_PIMC_WORLDS, Bot, file_label
 from tarot_analysis.engine import state as S
 from tarot_analysis.errors import TarotInputError, deal_count, is_whole_number
 from tarot_analysis.game.rules import Rules, rules_to_dict
@@ -141,8 +141,10 @@ def review_chunk(
 
 
 def review_folder(rules: Rules, bots: tuple[str, ...], seed: int, deals: int, worlds: int) -> str:
-    """The run folder a review is stored in by default, under ``data/``."""
-    table = bots[0] if len(set(bots)) == 1 else "-".join(bots)
+    """The run folder a review is stored in by default, under ``data/``: each bot named as
+    :func:`~tarot_analysis.bots.file_label` writes it (no path of a model file in it)."""
+    labels = [file_label(bot) for bot in bots]
+    table = labels[0] if len(set(labels)) == 1 else "-".join(labels)
     return f"data/review-{rules.name}-{table}-seed{seed}-{deals}-w{worlds}"
 
 

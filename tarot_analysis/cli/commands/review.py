@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 from typing import Any, Final
 
-from tarot_analysis.cli.arguments import number_of_deals, positive, positive_seconds, seed
+from tarot_analysis.cli.arguments import bot_name, number_of_deals, positive, positive_seconds, seed
 from tarot_analysis.cli.commands import bots_argument
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
@@ -74,7 +75,7 @@ def add_parser(subparsers: Any) -> None:
         help="what if: the action taken instead (a card, a bid, an écart's cards)",
     )  # fmt: skip
     review.add_argument(
-        "--bots", nargs="+", default=["heuristic"], metavar="BOT",
+        "--bots", nargs="+", type=bot_name, default=["heuristic"], metavar="BOT",
         help="what if: the bots that play the rest of the deal; with --deals: the bots of the "
         "play run, one for every seat or one a seat (default heuristic)",
     )  # fmt: skip
@@ -192,6 +193,7 @@ def _review_deals(args: argparse.Namespace) -> int:
         seated,
     )
     from tarot_analysis.game.rules import load_rules
+    from tarot_analysis.runs.interrupts import raise_if_interrupted
 
     rules = load_rules(args.rules or "fft-4")
     names = seated(rules, args.bots)  # an unknown bot fails here, before anything is written
@@ -211,6 +213,7 @@ def _review_deals(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     run = read_review_run(folder)
     tables = loss_tables(run)
+    raise_if_interrupted()  # a Ctrl-C dropped while the run was read: said, not printed over
     if args.json:
         print(json.dumps(
             losses_json(run, tables) | {
@@ -218,10 +221,12 @@ def _review_deals(args: argparse.Namespace) -> int:
                 "seconds": round(elapsed, 3),
             }, ensure_ascii=False,
         ))  # fmt: skip
-        return 0
-    print(describe_losses(run, tables))
-    print(
-        f"\nRows in {folder}: {result.computed} chunks computed, {result.resumed} kept from an "
-        f"earlier run, {elapsed:.1f} s"
-    )
+    else:
+        print(describe_losses(run, tables))
+        print(
+            f"\nRows in {folder}: {result.computed} chunks computed, {result.resumed} kept from "
+            f"an earlier run, {elapsed:.1f} s"
+        )
+    # Out while Ctrl-C is still the command's to answer: a Ctrl-C after it has nothing to cut.
+    sys.stdout.flush()
     return 0

@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis selfplay``: every round not yet finished, then their summary."""
     from tarot_analysis.game.rules import load_rules
     from tarot_analysis.learning.rounds import RoundOptions, improve
-    from tarot_analysis.learning.streaming import load_action_in
+    from tarot_analysis.learning.streaming import StreamingOptions, check_anchor, load_action_in
     from tarot_analysis.runs.simulate import check_writable_folder
 
     rules = load_rules(args.rules)
@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     options.check()
     load_action_in(args.start, rules.name)  # the network checked before any folder is made
+    check_anchor(StreamingOptions(anchor=args.anchor, anchor_chunks=args.anchor_chunks), rules.name)
     check_writable_folder(args.out, " for the rounds")
     args.kept = f"the finished rounds and chunks are kept in {args.out}; the same command goes on"
     with dask_client(args.scheduler, args.workers) as client:

@@ -96,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from tarot_analysis.learning.streaming import lesson_format_of
     from tarot_analysis.learning.training import train_folder
 
+    args.kept = f"nothing was written to {args.out}: the model is written once trained"
     if any(lesson_format_of(folder) == 2 for folder in args.data):
         return _run_action_in(args)
     report = train_folder(
@@ -152,12 +153,13 @@ def _run_action_in(args: argparse.Namespace) -> int:
     from tarot_analysis.learning.streaming import StreamingOptions, lesson_chunks, train_streaming
     from tarot_analysis.runs.simulate import check_output_path
 
-    if len(args.data) != 1:
+    folders = list({Path(one).resolve(): one for one in args.data}.values())  # each once
+    if len(folders) != 1:
         raise TarotInputError(
-            f"an action-in network trains on one folder of lessons of format 2, got "
-            f"{len(args.data)}"
+            f"an action-in network trains on one folder of lessons of format 2, got {len(folders)}"
         )
-    spec, _ = lesson_chunks(args.data[0], args.chunks)  # the folder checked before any work
+    folder = folders[0]
+    spec, _ = lesson_chunks(folder, args.chunks)  # the folder checked before any work
     check_output_path(Path(args.out))
     head = tuple(w for w in args.head if w > 0)
     options = StreamingOptions(
@@ -167,7 +169,7 @@ def _run_action_in(args: argparse.Namespace) -> int:
         start=args.start, anchor=args.anchor, anchor_chunks=args.anchor_chunks,
     )  # fmt: skip
     report = train_streaming(
-        args.data[0], spec.rules, options, out=args.out, progress=not args.no_progress
+        folder, spec.rules, options, out=args.out, progress=not args.no_progress
     )
     report["out"] = str(args.out)
     if args.json:
