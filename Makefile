@@ -42,7 +42,8 @@ run: setup browser
 # bot's and the search bot's on the same deals (docs/guidance.md), into data/, where the next
 # report finds it (section "A bound no bot's skill enters"). Not part of `run`: about 9 minutes
 # for 2,000 deals on two busy cores, and compiling the solver and the search bot adds minutes
-# to a first run.
+# to a first run. The report's section, without such a run, suggests this same command
+# (tarot_analysis/report/bound.py, bound_command; tests/test_report_bound.py checks they agree).
 BOUND_DEALS ?= 2000
 bound: setup
 	$(BIN)/tarot-analysis dd-bound --rules fft-4 --deals $(BOUND_DEALS) --after-tricks 10 \

@@ -373,6 +373,7 @@ class PrintedPage:
     text: str
     right_edges: list[float]  # the x of every piece of text, in points from the left
     images: int
+    lowest: float  # the y of its lowest piece of text, in points from the foot of the page
 
 
 def read_pdf(path: Path) -> list[PrintedPage]:
@@ -381,14 +382,24 @@ def read_pdf(path: Path) -> list[PrintedPage]:
     pages = []
     for page in PdfReader(path).pages:
         xs: list[float] = []
+        ys: list[float] = []
 
-        def visit(text: str, cm: Any, tm: Any, font: Any, size: Any, xs: list[float] = xs) -> None:
+        def visit(
+            text: str, cm: Any, tm: Any, font: Any, size: Any, xs: list[float] = xs,
+            ys: list[float] = ys,
+        ) -> None:  # fmt: skip
             if text.strip():
                 xs.append(tm[4] * cm[0] + tm[5] * cm[2] + cm[4])
+                ys.append(tm[4] * cm[1] + tm[5] * cm[3] + cm[5])
 
         text = page.extract_text(visitor_text=visit)
         box = page.mediabox
-        pages.append(PrintedPage(float(box.width), float(box.height), text, xs, len(page.images)))
+        height = float(box.height)
+        pages.append(
+            PrintedPage(
+                float(box.width), height, text, xs, len(page.images), min(ys, default=height)
+            )
+        )
     return pages
 
 
@@ -429,6 +440,10 @@ def test_printed_report_has_no_near_empty_page(printed: Path) -> None:
     for number, page in enumerate(pages[:-1], start=1):
         # A page of text holds thousands of characters; a chart and its caption, one image.
         assert len(page.text) > 600 or page.images, (number, len(page.text))
+    # Between the summary (a page of its own) and the last page, none is left half empty: a
+    # table splits rather than move whole, and no heading waits alone at the foot of a page.
+    for number, page in enumerate(pages[1:-1], start=2):
+        assert page.lowest < page.height / 2, (number, page.lowest)
 
 
 def _sections(text: str) -> list[str]:
@@ -457,7 +472,14 @@ def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None
     # The summary's thresholds are the detailed table's rows for Chavey's count.
     detailed = [row for row in tables["table-thresholds"].rows if row[0] == "Chavey's count"]
     assert [row[0] for row in summary.rows] == [row[1] for row in detailed]
-    assert [row[1:3] for row in summary.rows] == [row[2:4] for row in detailed]
+    # A Prise never bid alone reads as the contract above it, from that contract's threshold.
+    for i, (row, full) in enumerate(zip(summary.rows, detailed, strict=True)):
+        assert row[2] == full[3]
+        if row[1].startswith("never alone"):
+            above = detailed[i + 1]
+            assert row[1] == f"never alone: a {above[1]} from {above[2]}", (row, above)
+        else:
+            assert row[1] == full[2]
     assert [row[-1] for row in summary.rows] == ["40", "56", "71", "81"]
     contracts = tables["table-summary-contracts"]
     assert [row[0] for row in contracts.rows] == [r[0] for r in tables["table-contracts"].rows]
@@ -609,3 +631,51 @@ def _plain(page: str) -> str:
     """A piece of the page as its reader sees it: the tags gone (a command kept on one line
     is cut into spans)."""
     return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def _review() -> Any:
+    """A reviewed deal of 78 decisions with the widest cells a review writes: every seat's
+    bids, an écart, a poignée, and every card with its search and double-dummy measures."""
+    import numpy as np
+
+    from tarot_analysis.analyses.review.deal import Decision, Review
+    from tarot_analysis.analyses.review.record import GameRecord, Step
+    from tarot_analysis.analyses.review.values import DoubleDummyValue, SearchValue
+    from tarot_analysis.game.rules import load_rules
+
+    rules = load_rules("fft-4")
+    record = GameRecord(rules, np.zeros(5, np.uint64), None, (), "", "records/a-long-name.toml")
+    steps = [Step("bid", seat, 0) for seat in range(4)] + [Step("ecart", 3, 0)] * 6
+    steps += [Step("poignee", 3, 0)]
+    steps += [Step("card", k % 4, 0, trick=k // 4 + 1, place=k % 4) for k in range(72)]
+    decisions = []
+    for index, step in enumerate(steps):
+        search = SearchValue((), 0, 150.1 * (index % 2), 113.9, 150.1, 128, -288.5, 0.0, None)
+        dd = DoubleDummyValue(0, 91, 0, 91, ("KH",), None, 12.5, 82.5, "undecided", 56, 0.1)
+        played = "poignée double" if step.kind == "poignee" else "10H"
+        decisions.append(Decision(index, step, played, search, "Excuse", dd, "attack"))
+    return Review(record, 128, 1, 1.0, (0, 1, 2, 3), decisions, (-86.0, -86.0, -86.0, 258.0))
+
+
+def test_the_review_page_fits_a_window_1280_pixels_wide(chromium: str, tmp_path: Path) -> None:
+    from tarot_analysis.report.review_page import write_review_page
+
+    page = write_review_page(tmp_path / "review.html", _review())
+    # The page, and the widest right edge of anything on it, as the browser lays it out.
+    probe = (
+        '<script>window.addEventListener("load", function () { var widest = 0;'
+        ' document.querySelectorAll("*").forEach(function (e) {'
+        " widest = Math.max(widest, e.getBoundingClientRect().right); });"
+        " document.body.dataset.widest = String(Math.ceil(widest));"
+        " document.body.dataset.window = String(document.documentElement.clientWidth); });"
+        "</script></body>"
+    )
+    probed = tmp_path / "probed.html"
+    probed.write_text(page.read_text(encoding="utf-8").replace("</body>", probe))
+    done = run_chromium(
+        chromium, tmp_path / "profile", "--window-size=1280,900", "--virtual-time-budget=5000",
+        "--dump-dom", probed.resolve().as_uri(),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    body = read_report(done.stdout).body
+    assert int(body["data-widest"]) <= int(body["data-window"]), body

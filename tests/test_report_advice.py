@@ -5,6 +5,8 @@ report built."""
 
 from __future__ import annotations
 
+import argparse
+import math
 import re
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import pytest
 
 from tarot_analysis.analyses.guidance import (
     COUNT_MIN_DEALS,
+    ChaveyAdvice,
     GuidanceData,
     chavey_advice,
     chavey_bands,
@@ -28,6 +31,7 @@ from tarot_analysis.game.rules import load_rules
 from tarot_analysis.report import plots
 from tarot_analysis.report.bidding import band_cell, by_count_parts
 from tarot_analysis.report.html import Cell, Context, Table, environment, pieces
+from tarot_analysis.report.prise import PriseReading
 from tarot_analysis.report.summary import (
     LADDER_BOTS,
     LADDER_GARDE,
@@ -203,15 +207,32 @@ def test_a_printed_figure_never_wraps_inside_itself() -> None:
     page = environment().from_string(macro).render(t=table)
     assert '<td class="parts"><span class="keep">3.5%</span> <span class="keep">(3.1–3.9)' in page
     assert "<td>+12.3\u00a0±\u00a01.4</td>" in page and '<td class="words">Garde ≈ Prise' in page
-    # The first rows are printed with the header, which repeats on every page.
-    assert page.count("<tbody") == 2 and '<tbody class="first-rows">' in page
+    # The first rows are printed with the header, which repeats on every page, and the last
+    # rows together: no row is left alone at the head of a page.
+    assert page.count("<tbody") == 3 and '<tbody class="first-rows">' in page
+    last = page.split('<tbody class="last-rows">')[1].split("</tbody>")[0]
+    assert last.count("<tr>") == 3 and ">29</th>" in last
     css = (ROOT / "tarot_analysis/report/templates/style.css").read_text(encoding="utf-8")
     printed = css.split("@media print")[1]
     assert "thead { display: table-header-group" in printed
-    assert re.search(r"tr, tbody\.first-rows \{ break-inside: avoid", printed)
+    assert re.search(r"tr, tbody\.first-rows, tbody\.last-rows \{ break-inside: avoid", printed)
+    assert "p.note { break-before: avoid; }" in printed
     assert "td { white-space: nowrap; }" in printed and "break-word" not in printed
     assert ".keep { white-space: nowrap; }" in css
-    assert "dl.metadata { break-inside: avoid; }" in printed
+    # The run's details break between entries, never inside one.
+    assert "dl.metadata div { break-inside: avoid; }" in printed
+
+
+def test_only_a_short_table_is_kept_whole_when_printed() -> None:
+    caption = _context("fft-4").caption("t", mode="m", n="n", interval="i")
+    macro = '{% from "macros.html.j2" import table %}{{ table(t) }}'
+    for rows, whole in ((12, True), (13, False), (24, False)):
+        table = Table("t", caption, ["a", "b"], [[str(k), "x"] for k in range(rows)])
+        page = environment().from_string(macro).render(t=table)
+        assert ('class="table-wrap short"' in page) == whole, rows
+        assert (page.count("<tbody") == 1) == whole, rows
+    css = (ROOT / "tarot_analysis/report/templates/style.css").read_text(encoding="utf-8")
+    assert ".table-wrap.short, figure { break-inside: avoid; }" in css.split("@media print")[1]
 
 
 def test_the_score_axis_fits_the_choice_and_the_map_the_cells_drawn() -> None:
@@ -251,3 +272,140 @@ def table_by_rates() -> pd.DataFrame:
         columns |= {f"{name}_rate": rate, f"{name}_ci_low": rate * 0.9,
                     f"{name}_ci_high": np.minimum(rate * 1.1, 1)}  # fmt: skip
     return pd.DataFrame(columns, index=pd.Index(counts, name="chavey"))
+
+
+# --- The Prise read once ------------------------------------------------------------------------
+
+
+def _advice(
+    by_count: list[tuple[int, int, str]], bands: list[tuple[str, str, str]]
+) -> ChaveyAdvice:
+    """A run's best contract by count (``low, high, best``) and by band (``band, best,
+    runner-up``), as :func:`chavey_advice` writes them."""
+    counts = pd.DataFrame(
+        [{"low": lo, "high": hi, "best": best, "tie": "≈" in best, "n": 300,
+          "mean_best_score": 1.0, "half_width": 1.0} for lo, hi, best in by_count]
+    )  # fmt: skip
+    by_band = pd.DataFrame(
+        [{"low": 40, "high": 55, "n": 5_000, "best": best, "runner_up": runner,
+          "difference": 1.7, "difference_ci_low": -0.4, "difference_ci_high": 3.8, "tie": True}
+         for _, best, runner in bands],
+        index=pd.Index([band for band, _, _ in bands], name="band"),
+    )  # fmt: skip
+    return ChaveyAdvice(by_count=counts, pools=[], by_band=by_band, min_n=200, played=20_000)
+
+
+def _fitted(prise: float, garde: float) -> dict[str, dict[str, float]]:
+    return {
+        "prise": {"fitted": prise, "ci_low": prise - 1, "ci_high": prise + 3, "never_alone": 0.9},
+        "garde": {"fitted": garde, "ci_low": garde - 1, "ci_high": garde + 3, "never_alone": 0.0},
+        "garde_sans": {"fitted": 67, "ci_low": 58, "ci_high": math.inf, "never_alone": 0.5},
+        "garde_contre": {"fitted": 67, "ci_low": 61, "ci_high": math.inf, "never_alone": 0.5},
+    }
+
+
+def _summary_row(reading: PriseReading | None, fitted: dict[str, dict[str, float]]) -> list[Cell]:
+    """The Prise's row of page 1's table of thresholds, as the summary writes it."""
+    from tarot_analysis.report.runs import Guidance
+    from tarot_analysis.report.summary import _thresholds
+
+    table = pd.DataFrame(
+        [{"evaluator": "chavey", "contract": c, **row, "published": 40.0, "replicates": 200}
+         for c, row in fitted.items()]
+    ).set_index(["evaluator", "contract"])  # fmt: skip
+    data = argparse.Namespace(played_deals=20_000)
+    guidance = Guidance(data, Path("x"), {"thresholds": table}, {}, 0, 0, data)
+    made = _thresholds(guidance, _context("fft-4"), reading)
+    return next(row for row in made.cells() if row[0].text == "Prise")
+
+
+def test_the_prise_never_bid_alone_reads_so_on_every_page() -> None:
+    from tarot_analysis.report.prise import POOLED_ONLY, prise_reading
+
+    contracts = ["prise", "garde", "garde_sans", "garde_contre"]
+    advice = _advice(
+        [(3, 44, "pass"), (45, 45, "pass ≈ prise"), (46, 60, "garde"), (61, 90, "garde_sans")],
+        [("40–55", "prise", "garde"), ("56–70", "garde", "prise")],
+    )
+    fitted = _fitted(46, 46)
+    reading = prise_reading(advice, fitted, contracts)
+    assert reading is not None and not reading.bid_alone
+    # Page 1's table row: not "bid from 46", but the Garde bid instead.
+    row = _summary_row(reading, fitted)
+    assert row[1].text == "never alone: a Garde from 46" == reading.bid_from()
+    # The sentence said once on page 1: the tie with passing at 45, the row, the band.
+    sentence = reading.sentence()
+    assert sentence.startswith("The Prise is never better than the alternatives on its own")
+    assert "it ties with passing at 45" in sentence and "a Garde from 46" in sentence
+    assert "band 40–55" in sentence and POOLED_ONLY in sentence
+    # Section 7's band cell of the same run: marked pooled only, the Garde's band not.
+    cells = [band_cell(row, reading) for _, row in advice.by_band.iterrows()]
+    assert cells[0].parts[-1] == POOLED_ONLY and POOLED_ONLY not in cells[1].text
+    assert POOLED_ONLY not in band_cell(advice.by_band.iloc[0]).text
+
+
+def test_a_prise_bid_alone_reads_its_threshold_on_every_page() -> None:
+    from tarot_analysis.report.prise import POOLED_ONLY, prise_reading
+
+    contracts = ["prise", "garde", "garde_sans", "garde_contre"]
+    advice = _advice(
+        [(3, 41, "pass"), (42, 44, "prise"), (45, 45, "prise ≈ garde"), (46, 60, "garde")],
+        [("40–55", "prise", "garde")],
+    )
+    fitted = _fitted(42, 46)
+    reading = prise_reading(advice, fitted, contracts)
+    assert reading is not None and reading.bid_alone
+    assert _summary_row(reading, fitted)[1].text == "42"
+    assert reading.sentence() == (
+        "The Prise scores best on its own at 42–44: bid it from 42, a Garde from 46."
+    )
+    assert POOLED_ONLY not in band_cell(advice.by_band.iloc[0], reading).text
+    # Best at a count, but the rule fitted over every count goes straight to the Garde: the
+    # reading is one, never alone, and says both.
+    skipped = prise_reading(advice, _fitted(46, 46), contracts)
+    assert skipped is not None and not skipped.bid_alone
+    assert "it is best at 42–44 count by count, but the rule fitted" in skipped.sentence()
+    assert prise_reading(advice, None, ["garde"]) is None
+
+
+def test_the_prise_reads_the_same_in_the_summary_and_up_the_ladder(
+    made_up: GuidanceData,
+) -> None:
+    from tarot_analysis.analyses.guidance import thresholds
+    from tarot_analysis.report.ladder import Ladder, _bands_table, guidance_rung
+    from tarot_analysis.report.prise import POOLED_ONLY, prise_reading
+
+    fitted = thresholds(made_up)
+    rung = guidance_rung("heuristic", Path("x"), made_up, fitted)
+    reading = rung.prise
+    assert reading == prise_reading(rung.advice, rung.thresholds, made_up.contracts)
+    assert reading is not None
+    bands = _bands_table([rung], _context("fft-4"))
+    rows = {row[0].text: row[1].text for row in (r for r in bands.cells())}
+    for band, row in rung.advice.by_band.iterrows():
+        marked = POOLED_ONLY in rows[str(band)]
+        assert marked == (row["best"] == "prise" and not reading.bid_alone), band
+    chavey = {c: r for (e, c), r in fitted.to_dict("index").items() if e == "chavey"}
+    assert _summary_row(reading, chavey)[1].text == reading.bid_from()
+    assert Ladder(rung, [rung], []).ours.prise is reading
+
+
+@pytest.mark.parametrize("rules", ["fft-3", "fft-5", "legacy-4"])
+def test_page_one_quotes_no_other_presets_ladder(rules: str) -> None:
+    line = ladder_moves(_context(rules))
+    for row in (*LADDER_RATES, LADDER_GARDE):
+        for value, _, _ in row.values:
+            assert f"{value:.1f}%" not in line and f" {value:.0f} (" not in line, (rules, value)
+    assert line.startswith(f"nothing was measured for {rules}:"), line
+    assert "43.5%" in ladder_moves(_context("fft-4"))
+
+
+def test_a_prise_the_fitted_rule_bids_but_no_count_reads_never_alone() -> None:
+    from tarot_analysis.report.prise import prise_reading
+
+    contracts = ["prise", "garde", "garde_sans", "garde_contre"]
+    advice = _advice([(3, 44, "pass ≈ prise"), (45, 60, "prise ≈ garde")], [])
+    reading = prise_reading(advice, _fitted(44, 46), contracts)
+    assert reading is not None and not reading.bid_alone
+    assert reading.bid_from() == "never alone: a Garde from 46"
+    assert "the rule fitted over every count bids it from 44, but no count" in reading.sentence()

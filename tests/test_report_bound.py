@@ -11,7 +11,7 @@ import pytest
 
 from tarot_analysis.analyses.dd_bound import bound_rates, run_bound
 from tarot_analysis.game.rules import load_rules
-from tarot_analysis.report.bound import find_bound, section
+from tarot_analysis.report.bound import bound_command, find_bound, section
 from tarot_analysis.report.build import render_page
 from tarot_analysis.report.html import Context, percent, percent_interval
 from tarot_analysis.runs.runner import chunk_path
@@ -40,8 +40,33 @@ def test_without_a_run_the_section_says_how_to_make_one(tmp_path: Path) -> None:
     assert made.title == "A bound no bot's skill enters" and made.values["run"] is None
     page = render_page("t", "l", [made])
     text = re.sub(r"<[^>]+>", "", page)  # the command's pieces are printed each whole
-    assert "tarot-analysis dd-bound --rules fft-4" in text and "--bots heuristic pimc" in text
+    assert "tarot-analysis dd-bound --rules fft-4" in text
+    assert "--bots heuristic learned pimc" in text
     assert "table-bound-chavey" not in page
+    # Five players: the hand has 15 cards, 5 left after the heuristic's 10 tricks.
+    five = Context(load_rules("fft-5"), "fft-5", ("heuristic",) * 5, 1, 1000, 1000)
+    five_page = render_page("t", "l", [section(five, tmp_path)])
+    assert "the last 5 tricks" in re.sub(r"<[^>]+>", "", five_page)
+
+
+def _make_variables(makefile: str) -> dict[str, str]:
+    """The Makefile's defaults, ``NAME ?= value``."""
+    return dict(re.findall(r"^(\w+) \?= (.+)$", makefile, flags=re.MULTILINE))
+
+
+@pytest.mark.parametrize("data_dir", ["data", "data/"])
+def test_the_section_suggests_the_command_of_make_bound(data_dir: str) -> None:
+    makefile = (Path(__file__).resolve().parents[1] / "Makefile").read_text(encoding="utf-8")
+    recipe = makefile.split("\nbound:")[1].split("\n\n")[0]
+    command = " ".join(" ".join(recipe.replace("\\\n", " ").splitlines()[1:]).split())
+    command = command.replace("$(BIN)/", "")
+    for name, value in _make_variables(makefile).items():
+        command = command.replace(f"$({name})", value)
+    assert command == " ".join(bound_command(_context(), data_dir))
+    # The section writes that command, in pieces a printed line may wrap between.
+    page = render_page("t", "l", [section(_context(), data_dir)])
+    assert command in " ".join(re.sub(r"<[^>]+>", "", page).split())
+    assert "make bound" in page
 
 
 def test_the_run_with_the_most_bots_is_read_and_an_unfinished_one_is_not(

@@ -32,6 +32,7 @@ from tarot_analysis.report.runs import Guidance
 
 if TYPE_CHECKING:
     from tarot_analysis.analyses.guidance import ChaveyAdvice
+    from tarot_analysis.report.prise import PriseReading
 
 __all__ = [
     "BAND_NOTE",
@@ -55,7 +56,9 @@ BAND_NOTE: Final = (
     "By band: the deals of each band of Chavey's published thresholds pooled, the band's best "
     "taken as a whole; it need not be the best at each of its counts (in the band of the Prise, "
     "the pass at the lower counts and the Garde at the higher ones can pool into a Prise). The "
-    "best count by count is the line of the summary and the table of section 3."
+    "best count by count is the line of the summary and the table of section 3. Pooled only: "
+    "the band's best is a Prise, though no count bids a Prise alone (the summary says where it "
+    "ties)."
 )
 #: Fewest deals at a score for it to be drawn on the guidance charts.
 CHART_MIN_DEALS: Final = 100
@@ -178,13 +181,18 @@ def pooled_sentence(advice: ChaveyAdvice) -> str:
     )
 
 
-def band_cell(row: pd.Series) -> Cell:
+def band_cell(row: pd.Series, reading: PriseReading | None = None) -> Cell:
     """A band's best (pooled) with its lead on the runner-up and its deals: ``Prise over
-    Garde: +1.7 (+1.2 to +2.1), 5,000 deals``, each number kept whole when printed."""
+    Garde: +1.7 (+1.2 to +2.1), 5,000 deals``, each number kept whole when printed; ``pooled
+    only`` after them where the run's ``reading`` of the Prise says the band's Prise is not
+    one to bid alone (:mod:`~tarot_analysis.report.prise`)."""
     best, runner = label(str(row["best"])), label(str(row["runner_up"]))
     lead = difference_text(row)
     tie = " (a tie)" if bool(row["tie"]) else ""
-    parts = (f"{best} over {runner}:", f"{lead}{tie},", f"{count(row['n'])} deals")
+    parts: tuple[str, ...] = (f"{best} over {runner}:", f"{lead}{tie},", f"{count(row['n'])} deals")
+    suffix = reading.band_suffix(str(row.name)) if reading is not None else ""
+    if suffix:
+        parts = (*parts[:-1], f"{parts[-1]},", suffix)
     return Cell(" ".join(parts), parts=parts)
 
 

@@ -36,12 +36,17 @@ from tarot_analysis.report.html import (
 )
 from tarot_analysis.runs.runner import RunSpec, finished_run
 
-__all__ = ["EXAMPLE_DEALS", "BoundRun", "find_bound", "section"]
+__all__ = ["EXAMPLE_DEALS", "BoundRun", "bound_command", "find_bound", "section"]
 
-#: The deals of the run the section proposes when none is found.
+#: The deals of the run the section proposes when none is found (``BOUND_DEALS`` of the
+#: Makefile's ``bound``, which runs the same command).
 EXAMPLE_DEALS: Final = 2000
-#: The bots of the run the section proposes.
-EXAMPLE_BOTS: Final = ("heuristic", "pimc")
+#: The bots of the run the section proposes, the learned bot where a model ships for the rules.
+EXAMPLE_BOTS: Final = ("heuristic", "learned", "pimc")
+#: The tricks the heuristic plays before the solve, in the run the section proposes.
+EXAMPLE_AFTER_TRICKS: Final = 10
+#: The search bots play on one deal in this many, in the run the section proposes.
+EXAMPLE_EVERY: Final = 2
 #: The deals of a band the chart leaves out below (its bars would say nothing).
 CHART_MIN_DEALS: Final = 5
 
@@ -216,18 +221,36 @@ def _map_table(run: BoundRun, context: Context) -> Table:
     return Table("bound-bouts-trumps", caption, header, rows)
 
 
+def bound_command(context: Context, data_dir: str | os.PathLike[str]) -> list[str]:
+    """The command that makes the bound run this section reads, into ``data_dir``, with the
+    report's rules and seed: the command of the Makefile's ``bound`` for ``fft-4`` (the
+    learned bot left out where no model ships for the rules), as pieces a printed line may wrap
+    between (an option with its value, never inside one)."""
+    from tarot_analysis.bots.learned import SHIPPED
+
+    name = context.rules.name
+    has_model = (SHIPPED / f"{name}.npz").is_file()
+    bots = [bot for bot in EXAMPLE_BOTS if bot != "learned" or has_model]
+    folder = Path(data_dir) / f"dd-bound-{name}-seed{context.seed}-{EXAMPLE_DEALS}"
+    return [
+        "tarot-analysis dd-bound", f"--rules {context.rules_argument}",
+        f"--deals {EXAMPLE_DEALS}", f"--after-tricks {EXAMPLE_AFTER_TRICKS}",
+        f"--bots {' '.join(bots)}", f"--every {EXAMPLE_EVERY}", f"--seed {context.seed}",
+        "--by chavey bouts", f"--data {folder.as_posix()}",
+    ]  # fmt: skip
+
+
 def section(context: Context, data_dir: str | os.PathLike[str]) -> Section:
     """The section, from the bound run of the report's rules found in ``data_dir``."""
     from tarot_analysis.analyses.dd_bound import bound_rates
 
     name = context.rules.name
-    folder = Path(data_dir) / f"dd-bound-{name}-garde-after10-{'-'.join(EXAMPLE_BOTS)}-seed1"
-    example = [
-        "tarot-analysis dd-bound", f"--rules {context.rules_argument}",
-        f"--deals {EXAMPLE_DEALS}", "--after-tricks 10", f"--bots {' '.join(EXAMPLE_BOTS)}",
-        "--every 4", f"--data {folder.as_posix()}",
-    ]  # fmt: skip
-    values: dict[str, Any] = {"example": example, "run": None}
+    values: dict[str, Any] = {
+        "example": bound_command(context, data_dir),
+        "left": context.rules.hand_size - EXAMPLE_AFTER_TRICKS,
+        "every": EXAMPLE_EVERY,
+        "run": None,
+    }
     run = find_bound(data_dir, name) if context.rules.tarocco is None else None
     if run is not None:
         size = context.rules.hand_size

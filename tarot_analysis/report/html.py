@@ -47,12 +47,15 @@ __all__ = [
     "signed",
 ]
 
-#: Rows of a table short enough to be kept on one printed page.
-SHORT_TABLE_ROWS: Final = 24
+#: Rows of a table short enough to be kept whole on one printed page; a longer one may split,
+#: which leaves less of a page empty than moving it whole to the next.
+SHORT_TABLE_ROWS: Final = 12
 #: Columns of a table printed in a smaller type, so that its figures stay on one line.
 WIDE_TABLE_COLUMNS: Final = 9
 #: Rows of a long table printed on the page of its header and caption.
 FIRST_ROWS: Final = 4
+#: Rows at the end of a long table kept together: none is left alone on a page.
+LAST_ROWS: Final = 3
 #: Resolution of the embedded charts.
 CHART_DPI: Final = 100
 
@@ -176,12 +179,13 @@ class Table:
 
     def bodies(self) -> list[list[list[Cell]]]:
         """The rows in groups: a long table's first :data:`FIRST_ROWS` apart, printed on the
-        page of its header (never a header and one row at the foot of a page), then the
-        rest; a short table's in one."""
+        page of its header (never a header and one row at the foot of a page), the rows
+        between them, and its last :data:`LAST_ROWS`, printed together (never one row alone
+        at the head of a page); a short table's in one."""
         rows = self.cells()
-        if self.short or len(rows) <= FIRST_ROWS:
+        if self.short or len(rows) <= FIRST_ROWS + LAST_ROWS:
             return [rows]
-        return [rows[:FIRST_ROWS], rows[FIRST_ROWS:]]
+        return [rows[:FIRST_ROWS], rows[FIRST_ROWS:-LAST_ROWS], rows[-LAST_ROWS:]]
 
 
 @dataclass(frozen=True)

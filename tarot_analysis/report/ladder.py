@@ -17,7 +17,6 @@ section: the report's own runs stand for its bots.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from dataclasses import dataclass
@@ -28,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from tarot_analysis.analyses.guidance.advice import ChaveyAdvice
+from tarot_analysis.reader import TABLES_BYTES, read_json
 from tarot_analysis.report.bidding import (
     BAND_NOTE,
     COUNTERFACTUAL,
@@ -46,6 +46,7 @@ from tarot_analysis.report.html import (
     rate_with_interval,
     threshold,
 )
+from tarot_analysis.report.prise import PriseReading, prise_reading
 from tarot_analysis.report.runs import Guidance, Stored
 from tarot_analysis.stats import wilson_interval
 
@@ -89,6 +90,7 @@ class GuidanceRung:
     advice: ChaveyAdvice  # the best contract by Chavey count, by count and by band
     thresholds: dict[Any, Any] | None  # by contract: fitted, ci_low, ci_high (Chavey's);
     # None when the run played too few deals to fit them
+    prise: PriseReading | None  # the one reading of its Prise; None: the rules have none
 
     @property
     def played(self) -> int:
@@ -187,13 +189,10 @@ def guidance_rung(
 
     if fitted is None and can_fit(data):
         fitted = thresholds(data)
-    return GuidanceRung(
-        bots,
-        folder,
-        data,
-        chavey_advice(data),
-        _rows(fitted, "chavey") if fitted is not None and len(fitted) else None,
-    )
+    advice = chavey_advice(data)
+    rows = _rows(fitted, "chavey") if fitted is not None and len(fitted) else None
+    reading = prise_reading(advice, rows, list(data.contracts))
+    return GuidanceRung(bots, folder, data, advice, rows, reading)
 
 
 def read_ladder(
@@ -229,7 +228,7 @@ def auction_rungs(
         if ours is not None and bots == ours.bots:
             continue
         try:
-            stored = json.loads(path.read_text())
+            stored = read_json(path, "stored tables", limit=TABLES_BYTES)
             table = _frame_from_json(stored["tables"]["contracts"]).to_dict("index")
             extra = stored["extra"]
             out.append(
@@ -311,7 +310,7 @@ def _bands_table(rungs: list[GuidanceRung], context: Context) -> Table:
         cells: list[str | Cell] = [str(band)]
         for r in rungs:
             by_band = r.advice.by_band
-            cells.append(band_cell(by_band.loc[band]) if band in by_band.index else "—")
+            cells.append(band_cell(by_band.loc[band], r.prise) if band in by_band.index else "—")
         rows.append(cells)
     caption = context.caption(
         "Up the ladder: the best contract by band of Chavey's published thresholds, the "

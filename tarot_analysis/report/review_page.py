@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import pandas as pd
 
-from tarot_analysis.report.html import Caption, Cell, Section, Table, chart
+from tarot_analysis.report.html import Caption, Section, Table, chart, pieces
 from tarot_analysis.runs.files import write_text
 
 if TYPE_CHECKING:
@@ -54,7 +54,8 @@ def _decisions(review: Review) -> Table:
             f"{decision.loss:.1f} ({search.loss_low:.1f} to {search.loss_high:.1f})",
             str(search.worlds), dd_text, "—" if dd is None else dd.fate,
         ]  # fmt: skip
-        rows.append([Cell(text, style) for text in cells])
+        # A figure and its interval in two pieces: a narrow window wraps between them.
+        rows.append([pieces(text)._replace(style=style) for text in cells])
     header = [
         "#", "where", "seat", "played", "best by the search", "mean score", "loss (95%)",
         "worlds", "dd loss (card points)", "fate under best play (dd)",

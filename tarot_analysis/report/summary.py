@@ -35,6 +35,7 @@ from tarot_analysis.report.html import (
     threshold,
 )
 from tarot_analysis.report.ladder import GuidanceRung, Ladder, command_time, guidance_command
+from tarot_analysis.report.prise import PRISE, PriseReading
 from tarot_analysis.report.runs import Guidance, Stored
 
 __all__ = [
@@ -141,7 +142,8 @@ def how_to_count(context: Context) -> dict[str, str]:
     }
 
 
-def _thresholds(guidance: Guidance, context: Context) -> Table:
+def _thresholds(guidance: Guidance, context: Context, prise: PriseReading | None) -> Table:
+    """The fitted thresholds on Chavey's count, the Prise's row as ``prise`` reads it."""
     table = guidance.tables["thresholds"]
     replicates = int(table["replicates"].iloc[0]) if len(table) else 0
     rows = []
@@ -152,7 +154,9 @@ def _thresholds(guidance: Guidance, context: Context) -> Table:
         rows.append(
             [
                 label(contract),
-                threshold(row["fitted"]),
+                prise.bid_from()
+                if prise is not None and contract == PRISE
+                else threshold(row["fitted"]),
                 f"{threshold(row['ci_low'])} to {threshold(row['ci_high'])}",
                 f"{percent(1 - row['never_alone'], 0)} of draws",
                 threshold(row["published"]),
@@ -267,9 +271,18 @@ STRONGER_BOTS: Final = ("pimc",)
 
 def ladder_moves(context: Context) -> str:
     """How far the answers are known to move under stronger play, in one line, until the
-    report runs under a search bot (then nothing)."""
+    report runs under a search bot (then nothing): the measures of :data:`LADDER_RULES`, made
+    under those rules only, or for other rules that none were measured for them."""
+    from tarot_analysis.game.rules import load_rules
+
     if any(name.partition(":")[0] in STRONGER_BOTS for name in context.bots):
         return ""
+    if context.rules != load_rules(LADDER_RULES):
+        return (
+            f"nothing was measured for {context.rules.name}: the ladder of docs/bots.md "
+            f"measures {LADDER_RULES} alone. The section up the ladder of bots shows every run "
+            "of these rules under other bots found beside this one."
+        )
     rates = ", ".join(
         f"{row.what} " + " / ".join(f"{value:.1f}%" for value, _, _ in row.values)
         for row in LADDER_RATES
@@ -352,7 +365,7 @@ def _stronger_table(ours: GuidanceRung, other: GuidanceRung, context: Context) -
         cells: list[str | Cell] = [str(band)]
         for rung in (ours, other):
             by_band = rung.advice.by_band
-            cells.append(band_cell(by_band.loc[band]) if band in by_band.index else "—")
+            cells.append(band_cell(by_band.loc[band], rung.prise) if band in by_band.index else "—")
         if change is not None and band in change:
             deals, (mean, low, high) = change[band]
             lead = f"{mean:+.1f}" if pd.isna(low) else f"{mean:+.1f} ({low:+.1f} to {high:+.1f})"
@@ -398,7 +411,8 @@ def section(
             "count": how_to_count(context),
             "best": by_count_parts(found.ours.advice),
             "pooled": pooled_sentence(found.ours.advice),
-            "thresholds": _thresholds(guidance, context),
+            "prise": found.ours.prise.sentence() if found.ours.prise is not None else "",
+            "thresholds": _thresholds(guidance, context, found.ours.prise),
             "loss": _loss_sentence(guidance),
             "contracts": _contracts(auction, context),
             "meanings": [_meaning(name) for name in names],
