@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import tracemalloc
 from collections.abc import Callable
@@ -314,3 +315,63 @@ def test_a_tarocco_replay_plays_the_deal_of_the_run_from_its_chunk_alone(
             assert (getattr(one, name)[0] == getattr(run_, name)[deal]).all(), (deal, name)
     code, _, err = run(capsys, "replay", "--rules", "tarocco", "--deal", str(2**64))
     assert code == 2 and len(err.strip().splitlines()) == 1 and "out of range" in err
+
+
+def test_replay_names_one_seat_of_the_attack_as_one_seat(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Four players: the taker alone is ``seat N``; five: the taker and the partner are
+    ``seats N and M`` (one of them, when the taker called a card of their own)."""
+    from tarot_analysis.analyses.replay import seats_text
+
+    assert seats_text({3}) == "seat 3"
+    assert seats_text([4, 0, 2]) == "seats 0, 2 and 4"
+    for rules, deals in (("fft-4", 6), ("fft-5", 6)):
+        attacks = []
+        for deal in range(deals):
+            code, out, _ = run(capsys, "replay", "--rules", rules, "--deal", str(deal))
+            assert code == 0
+            attacks += [line for line in out.splitlines() if line.startswith("The attack (")]
+        assert attacks, f"no deal of {rules} was played"
+        for line in attacks:
+            seats = line.removeprefix("The attack (").partition(")")[0]
+            words = seats.split()
+            assert words[0] == ("seat" if len(words) == 2 else "seats"), line
+            assert "bout(s)" not in line
+        if rules == "fft-5":
+            assert any(" and " in line.partition(")")[0] for line in attacks)
+
+
+def test_the_hand_page_gives_the_published_counts_beside_the_recommendation(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The page says what the text says: Chavey's count part by part and the bid of the
+    published thresholds, beside the bid the deals recommend."""
+    from tarot_analysis.deals.evaluators import (
+        bid_names,
+        bouts_and_trumps,
+        bouts_and_trumps_bid,
+        chavey,
+        chavey_bid,
+        chavey_sum,
+    )
+    from tarot_analysis.game.cards import Hand
+    from tarot_analysis.report.plots import contract_label
+
+    hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    lo, hi = Hand.parse(hand).mask
+    published = contract_label(
+        str(bid_names(chavey_bid(chavey(lo, hi), chavey(lo, hi, with_distribution=True))))
+    )
+    thumb = int(bouts_and_trumps(lo, hi))
+    page = tmp_path / "hand.html"
+    code, out, _ = run(capsys, "hand", hand, "--deals", "300", "--html", str(page), "--json")
+    assert code == 0
+    recommended = contract_label(json.loads(out)["recommended"])
+    text = page.read_text(encoding="utf-8")
+    counts = html.unescape(text.partition('id="table-hand-counts"')[2].partition("</div>")[0])
+    assert chavey_sum(Hand.parse(hand)) in counts and published in counts
+    assert f">{thumb}<" in counts
+    assert contract_label(str(bid_names(bouts_and_trumps_bid(thumb)))) in counts
+    assert f"The bid these deals recommend: {recommended}" in counts
+    assert f"beside {published} by Chavey's thresholds" in counts

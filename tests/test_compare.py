@@ -240,6 +240,19 @@ def test_report_of_a_comparison_is_a_table_of_every_difference(
     assert isinstance(four_and_five.differences(), pd.DataFrame)
 
 
+def test_the_report_says_which_mode_it_ran_and_what_the_other_would_show(
+    four_and_five: Comparison,
+) -> None:
+    report = " ".join(format_report(four_and_five).split())
+    assert "Mode counterfactual (the default): seat 0 takes every contract on every deal" in report
+    assert "nobody bids" in report and "what a rule does to the play alone" in report
+    assert "With --mode auction the bots bid under each variant's rules" in report
+    rules = [load_rules(name) for name in ("fft-4", "legacy-4")]
+    auction = " ".join(format_report(compare_variants(rules, 300, seed=1, mode="auction")).split())
+    assert "Mode auction: the bots bid under each variant's rules" in auction
+    assert "Mode counterfactual" not in auction and "--mode auction" not in auction
+
+
 def test_bots_compared_on_the_same_deals() -> None:
     rules = load_rules("fft-4")
     comparison = compare_variants(

@@ -164,3 +164,28 @@ def test_a_preset_names_its_rule_texts_as_the_page_does(name: str) -> None:
     assert len(names) == 5 and "the four-player scoring article" in names
     cited = [text for text in names if text.split(" (")[0].removeprefix("the ") in shown]
     assert cited, rules.source
+
+
+@pytest.mark.slow
+def test_the_comparison_of_the_page_is_the_real_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The page's ``compare`` of its rules file, run as written: every line as printed, but the
+    version and the seconds it took."""
+    from tarot_analysis.cli import main
+
+    found = re.search(
+        r"<!-- output: (compare [^(]*?) \(checked by tests/test_docs_rules.py\) -->\n"
+        r"```text\n(.*?)```",
+        TEXT,
+        re.S,
+    )
+    assert found, "no output of compare in docs/rules.md"
+    command, printed = found.groups()
+    assert f"tarot-analysis {command}\n" in TEXT  # the command shown is the one checked
+    load_in(tmp_path, "my-rules.toml")  # every rules file of the page, in one folder
+    monkeypatch.chdir(tmp_path)
+    assert main([*command.split(), "--no-progress"]) == 0
+    run = re.compile(r"tarot-analysis \S+ \(\d+\.\d s\)")
+    shown = run.sub("tarot-analysis (version, time)", capsys.readouterr().out)
+    assert run.sub("tarot-analysis (version, time)", printed).splitlines() == shown.splitlines()

@@ -3,6 +3,7 @@ simulation on the same deals, recomputed here from the per-deal scores."""
 
 from __future__ import annotations
 
+import html
 import json
 import math
 
@@ -172,12 +173,15 @@ def test_hand_with_a_dog_counts_it_as_the_takers(capsys: pytest.CaptureFixture[s
     data = json.loads(capsys.readouterr().out)
     odds = data["odds"]
     ecart = heuristic_ecart(TAKER, TAKER_DOG, rules)
-    assert odds["stage"] == "after the écart" and odds["ecart"] == str(ecart)
+    best = data["ecart"]["ecarts"][0]["ecart"]
+    assert odds["stage"] == "after the écart" and odds["ecart"] == best
+    own = data["odds_own_ecart"] or odds
+    assert own["ecart"] == str(ecart) == data["ecart"]["own"]
     assert odds["suits"]["S"]["king_passes"] is not None and odds["trumps"]["held"] == 7
     # What this dog brings, as it is: no law of a dog already seen.
     assert data["dog"] == {} and odds["dog"] == {}
     assert data["dog_brings"]["bouts"] == [] and data["dog_brings"]["kings"] == ["KS"]
-    # The écart the odds are after is ranked among the others.
+    # The heuristic bot's écart is ranked among the others.
     ideas = [row["why"] for row in data["ecart"]["ecarts"]]
     assert any("the heuristic bot's écart" in idea for idea in ideas)
     assert main(common) == 0
@@ -204,9 +208,51 @@ def test_hand_with_an_ecart_given_reads_the_odds_after_it(
             "--ecart-deals", "300", "--html", str(page), "--json"]  # fmt: skip
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["odds"]["ecart"] == str(cards.Hand.parse(ecart))
-    assert data["odds"]["suits"]["H"]["held"] == 4  # the knight of hearts gone
+    own = data["odds_own_ecart"] or data["odds"]  # after the best écart when it is the best
+    assert own["ecart"] == str(cards.Hand.parse(ecart)) == data["ecart"]["own"]
+    assert own["ecart_by"] == "the écart given"
+    assert own["suits"]["H"]["held"] == 4  # the knight of hearts gone
     assert any("the écart given" in row["why"] for row in data["ecart"]["ecarts"])
     text = page.read_text(encoding="utf-8")
     assert 'id="table-hand-stages"' in text and "after the écart" in text
     assert "What this dog brings" in text and "likeliest values" not in text
+
+
+def test_hand_with_a_dog_reads_the_odds_after_the_best_ecart_and_the_bots_apart(
+    capsys: pytest.CaptureFixture[str], tmp_path: pytest.TempPathFactory
+) -> None:
+    """The odds follow the écart ranked first; the heuristic bot's, ranked lower on these
+    deals, has its own odds, named as its."""
+    from pathlib import Path
+
+    from tarot_analysis.analyses.ecart import ECART_BY_BOT, heuristic_ecart
+    from tarot_analysis.deals.odds import hand_odds
+
+    rules = load_rules("fft-4")
+    page = Path(str(tmp_path)) / "hand.html"
+    common = ["hand", HAND, "--dog", DOG, "--deals", "300", "--ecart-deals", "300"]
+    assert main([*common, "--json", "--html", str(page)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    ranked = data["ecart"]["ecarts"]
+    bot = str(heuristic_ecart(HAND, DOG, rules))
+    assert ranked[0]["ecart"] != bot  # on these deals the bot's écart is not the best
+    odds, own = data["odds"], data["odds_own_ecart"]
+    assert odds["ecart"] == ranked[0]["ecart"] and ranked[0]["why"] in odds["ecart_by"]
+    after_best = hand_odds(HAND, rules, dog=DOG, ecart=ranked[0]["ecart"])
+    assert odds["suits"] == after_best.to_json()["suits"]
+    assert own["ecart"] == bot and own["ecart_by"] == ECART_BY_BOT
+    assert own["suits"] == hand_odds(HAND, rules, dog=DOG, ecart=bot).to_json()["suits"]
+    rank = next(row["rank"] for row in ranked if row["ecart"] == bot)
+    # The text: the écarts ranked, the odds after the best, then after the bot's.
+    assert main(common) == 0
+    out = capsys.readouterr().out
+    ecarts, _, after = out.partition("Écart — ")[2].partition("Odds of seat 0's hand")
+    assert f"  1. {ranked[0]['ecart']}" in ecarts
+    assert f"the écart:       {ranked[0]['ecart']} (the best écart ranked: " in after
+    same = f"The same odds after {ECART_BY_BOT}, ranked {rank} of {len(ranked)}:"
+    assert same in after
+    assert f"the écart:       {bot} ({ECART_BY_BOT};" in after.partition(same)[2]
+    # The page: the odds after the best, and after the bot's in tables of their own.
+    text = html.unescape(page.read_text(encoding="utf-8"))
+    assert 'id="table-hand-stages"' in text and 'id="table-hand-own-stages"' in text
+    assert 'id="table-hand-own-suits"' in text and f"hand after the écart, {ECART_BY_BOT}" in text

@@ -77,6 +77,29 @@ FloatArray = npt.NDArray[np.float64]
 Mode = Literal["counterfactual", "auction"]
 MODES: Final = get_args(Mode)
 
+#: What each mode measures, as the report says it: which contracts are played, and why a
+#: rule may change nothing in one mode and something in the other.
+MODE_TEXT: Final[dict[str, tuple[str, ...]]] = {
+    "counterfactual": (
+        "Mode counterfactual (the default): seat 0 takes every contract on every deal, whatever "
+        "its hand, and nobody bids. A contract's rates are over every deal, mostly hands no one "
+        "would take, and the same contract on the same cards under each variant: they show what "
+        "a rule does to the play alone, and a rule the bots' play seldom meets shows almost "
+        "nothing.",
+        "With --mode auction the bots bid under each variant's rules and a contract's rates are "
+        "over the deals where it was bid (the hands that really take); a bot that bids by search "
+        "(pimc) may bid otherwise under another rule, the heuristic bot bids from its hand's "
+        "value alone.",
+        "Poignée, Petit au bout and redeals come from the auction of the same deals.",
+    ),
+    "auction": (
+        "Mode auction: the bots bid under each variant's rules and play the contract bid; a "
+        "contract's rates are over the deals where it was bid, which a rule may change as well "
+        "as its play (a bot that bids by search, pimc, may bid otherwise under another rule; the "
+        "heuristic bot bids from its hand's value alone).",
+    ),
+}
+
 #: Every measure compared, with what it is. Rates are marked in :data:`RATE_MEASURES`.
 MEASURES: Final = {
     "success": "contract made (per deal where it is played)",
@@ -801,8 +824,8 @@ def format_report(comparison: Comparison, elapsed: float | None = None) -> str:
             f"The baseline {baseline.label} has no contracts: only hand statistics are compared "
             "(see the summary for the rest)."
         )
-    if comparison.mode == "counterfactual":
-        lines.append("Poignée, Petit au bout and redeals come from the auction of the same deals.")
+    if baseline.plays:
+        lines += MODE_TEXT[comparison.mode]
     lines += [
         "Redealt deals are left out of every rate but the redeal rates. Poignée value: score "
         "per defender, signed for the attack, over deals showing one. n: deals (hands for the "

@@ -22,7 +22,9 @@ formed: every free card, then the lowest trumps allowed (shown to the defence, a
 say).
 
 Beside them is ranked the player's own écart when given, else the heuristic bot's (the one
-:func:`taker_odds` reads the odds after), its idea said as such.
+:func:`taker_odds` reads the odds after), its idea said as such. The odds a player reads after
+the ranking are those of the hand kept after the best écart, and after their own if it is
+another (:func:`odds_after_ecarts`).
 """
 
 from __future__ import annotations
@@ -46,7 +48,14 @@ from tarot_analysis.stats import Z_95
 if TYPE_CHECKING:
     from tarot_analysis.game.rules import Rules
 
-__all__ = ["EcartAdvice", "candidate_ecarts", "ecart_advice", "heuristic_ecart", "taker_odds"]
+__all__ = [
+    "EcartAdvice",
+    "candidate_ecarts",
+    "ecart_advice",
+    "heuristic_ecart",
+    "odds_after_ecarts",
+    "taker_odds",
+]
 
 #: Deals played per candidate by default.
 DEFAULT_DEALS: Final = 2_000
@@ -54,6 +63,8 @@ DEFAULT_DEALS: Final = 2_000
 ECART_BOT: Final = "heuristic"
 #: The écart's origin as the odds tell it, when the bot chose it.
 ECART_BY_BOT: Final = f"the {ECART_BOT} bot's écart"
+#: The écart's origin as the odds tell it, when the player gave it.
+ECART_GIVEN: Final = "the écart given"
 
 
 @dataclass(frozen=True)
@@ -69,13 +80,15 @@ class EcartAdvice:
     deals: int  # played (deals redealt for a Petit sec left out)
     table: pd.DataFrame  # index: the écart; why, mean_score, half_width, difference, ci, tie
     scores: pd.DataFrame  # the taker's score on each deal played (rows) under each écart
+    own: str = ""  # the player's écart (given), else the heuristic bot's: a row of ``table``
+    own_by: str = ECART_BY_BOT  # whose it is: ECART_GIVEN or ECART_BY_BOT
 
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": self.rules_name, "hand": str(self.hand), "dog": str(self.dog),
             "seat": self.seat, "contract": self.contract, "bots": list(self.bots),
             "deals": self.deals, "mode": "counterfactual (the taker forced, each écart played "
-            "on the same deals)",
+            "on the same deals)", "own": self.own, "own_by": self.own_by,
             "ecarts": [
                 {"ecart": name, **{k: json_value(v) for k, v in row.items()}}
                 for name, row in self.table.iterrows()
@@ -215,20 +228,20 @@ def taker_odds(
     return hand_odds(held, rules, seat=seat, dog=seen, ecart=chosen, ecart_by=ECART_BY_BOT)
 
 
+def _own_ecart(
+    hand: cards.Hand, dog: cards.Hand, rules: Rules, ecart: cards.Hand | str | None
+) -> tuple[list[int], str]:
+    """The player's écart (checked) or, none given, the heuristic bot's, and whose it is."""
+    if ecart is None:
+        return sorted(heuristic_ecart(hand, dog, rules).cards), ECART_BY_BOT
+    return sorted(checked_ecart(hand, dog, ecart, rules).cards), ECART_GIVEN
+
+
 def _with_own(
-    candidates: dict[str, list[int]],
-    hand: cards.Hand,
-    dog: cards.Hand,
-    rules: Rules,
-    ecart: cards.Hand | str | None,
+    candidates: dict[str, list[int]], chosen: list[int], whose: str
 ) -> dict[str, list[int]]:
     """The candidates and the player's écart (or the heuristic bot's), named for what it is:
     the candidate of the same cards renamed, else one more candidate."""
-    if ecart is None:
-        own, whose = heuristic_ecart(hand, dog, rules), ECART_BY_BOT
-    else:
-        own, whose = checked_ecart(hand, dog, ecart, rules), "the écart given"
-    chosen = sorted(own.cards)
     if chosen not in candidates.values():
         return candidates | {whose: chosen}
     return {
@@ -288,7 +301,8 @@ def ecart_advice(
     seat = seat_number(seat, rules.players)
     if deals < 2:
         raise TarotInputError(f"give at least 2 deals, got {deals}")
-    candidates = _with_own(candidate_ecarts(held, seen, rules), held, seen, rules, ecart)
+    own, whose = _own_ecart(held, seen, rules, ecart)
+    candidates = _with_own(candidate_ecarts(held, seen, rules), own, whose)
     masks = _deals_around(held, seen, rules, seat, deals, seed)
     forced = np.full((deals, 4), -1, dtype=np.int64)
     forced[:, 0], forced[:, 1] = seat, names.index(contract)
@@ -334,4 +348,24 @@ def ecart_advice(
     return EcartAdvice(
         rules_name=rules.name, hand=held, dog=seen, seat=seat, contract=contract,
         bots=table.seating.names, deals=n, table=frame, scores=per_deal,
+        own=cards.format_cards(own), own_by=whose,
     )  # fmt: skip
+
+
+def odds_after_ecarts(advice: EcartAdvice, rules: Rules) -> tuple[HandOdds, HandOdds | None]:
+    """The exact odds of the taker's hand kept after the best écart ``advice`` ranks, and, if it
+    is another, after the player's own (the one given, else the heuristic bot's), each telling
+    whose écart it is (:attr:`~tarot_analysis.deals.odds.HandOdds.ecart_by`)."""
+    best = str(advice.table.index[0])
+    why = str(advice.table["why"].iloc[0]).replace("; ", ", ")
+    after_best = hand_odds(
+        advice.hand, rules, seat=advice.seat, dog=advice.dog, ecart=best,
+        ecart_by=f"the best écart ranked: {why}",
+    )  # fmt: skip
+    if not advice.own or advice.own == best:
+        return after_best, None
+    after_own = hand_odds(
+        advice.hand, rules, seat=advice.seat, dog=advice.dog, ecart=advice.own,
+        ecart_by=advice.own_by,
+    )  # fmt: skip
+    return after_best, after_own

@@ -63,6 +63,25 @@ class HandAnalysis:
         return self.outcomes.choice()
 
     @property
+    def published_bids(self) -> dict[str, str]:
+        """The bid of each published count at its published thresholds (``pass``, ``prise``,
+        ``garde``...): Chavey's count (:func:`~tarot_analysis.deals.evaluators.chavey_bid`) and
+        the rule of thumb of bouts and trumps; told apart from the bid these deals recommend."""
+        ev, size = self.evaluations, self.rules.hand_size
+        chavey = evaluators.chavey_bid(ev["chavey"], ev["chavey_with_distribution"], hand_size=size)
+        thumb = evaluators.bouts_and_trumps_bid(ev["bouts_and_trumps"], hand_size=size)
+        return {
+            "chavey": str(evaluators.bid_names(chavey)),
+            "bouts_and_trumps": str(evaluators.bid_names(thumb)),
+        }
+
+    @property
+    def chavey_sum(self) -> str:
+        """Chavey's count added up part by part, as a player adds it up
+        (:func:`~tarot_analysis.deals.evaluators.chavey_sum`)."""
+        return evaluators.chavey_sum(self.hand)
+
+    @property
     def call(self) -> str | None:
         """The card(s) to call (5 and 6 players), in the hand notation: those of the best play."""
         if self.calls.empty:
@@ -86,6 +105,8 @@ class HandAnalysis:
             "call": self.call,
             "call_choice": self.call_choice,
             "evaluations": self.evaluations,
+            "published_bids": self.published_bids,
+            "chavey_sum": self.chavey_sum,
             "contracts": {
                 name: {
                     "n": int(row["n"]),

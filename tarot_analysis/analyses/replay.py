@@ -5,6 +5,7 @@ dealer's discard and its count instead of an auction and a contract."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from tarot_analysis.engine.outcome import OUTCOME_COLUMNS, REDEAL_ALL_PASSED, REDEAL_PETIT_SEC
@@ -13,7 +14,7 @@ from tarot_analysis.game import cards
 if TYPE_CHECKING:
     from tarot_analysis.table.play import PlayResult
 
-__all__ = ["describe", "record"]
+__all__ = ["describe", "record", "seats_text"]
 
 COLUMN = {name: i for i, name in enumerate(OUTCOME_COLUMNS)}
 LEVELS = ("", "simple", "double", "triple")
@@ -85,6 +86,18 @@ def _heading(result: PlayResult, row: int, deal_number: int | None) -> list[str]
     ]
 
 
+def seats_text(seats: Iterable[int]) -> str:
+    """The seats in words: ``seat 0``, ``seats 0 and 2``, ``seats 0, 2 and 4``.
+
+    >>> seats_text({2, 0})
+    'seats 0 and 2'
+    """
+    names = [str(seat) for seat in sorted(seats)]
+    if len(names) == 1:
+        return f"seat {names[0]}"
+    return f"seats {', '.join(names[:-1])} and {names[-1]}"
+
+
 def _attack(out: Any) -> set[int]:
     """The seats of the attack of a raw outcome: the taker and his partners."""
     partners = {int(out[COLUMN[c]]) for c in ("partner_1", "partner_2") if out[COLUMN[c]] >= 0}
@@ -131,8 +144,8 @@ def _score_lines(result: PlayResult, row: int, attack: set[int]) -> list[str]:
     scores = result.scores().iloc[row]
     lines = [
         "",
-        f"The attack (seats {', '.join(str(s) for s in sorted(attack))}) took "
-        f"{scores['attack_points']:g} points with {int(scores['attack_bouts'])} bout(s), "
+        f"The attack ({seats_text(attack)}) took {scores['attack_points']:g} points with "
+        f"{int(scores['attack_bouts'])} bout{'' if int(scores['attack_bouts']) == 1 else 's'}, "
         f"{scores['required']:g} needed: {'made' if scores['made'] else 'failed'} by "
         f"{abs(scores['margin']):g}.",
         "Per defender: " + ", ".join(

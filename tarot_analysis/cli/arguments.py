@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable
-from typing import NoReturn
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NoReturn
 
 from tarot_analysis.errors import TarotInputError, deal_count
 
 __all__ = [
+    "BOTS_HELP",
     "EXIT_USAGE",
     "Parser",
+    "add_bots_option",
     "add_run_options",
+    "bot_name",
     "fraction",
     "non_negative",
     "number_of_deals",
@@ -30,11 +34,60 @@ __all__ = [
 EXIT_USAGE = 2
 
 
+#: The help of ``--bots`` where the command has nothing more to say of its bots.
+BOTS_HELP = "one bot for every seat, or one per seat (default heuristic)"
+
+
 class Parser(argparse.ArgumentParser):
-    """An argument parser whose errors are one line."""
+    """An argument parser whose errors are one line, and whose lists of bots (the options of
+    :func:`add_bots_option`) end at the first word that is not a bot's name: in
+    ``hand --bots heuristic "21 19 12 ..."`` the hand is the hand, not one more bot."""
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+    def parse_known_args(
+        self, args: Iterable[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        words = sys.argv[1:] if args is None else list(args)
+        return super().parse_known_args(self._bots_apart(words), namespace)
+
+    def _bots_option(self, word: str) -> bool:
+        """Whether ``word`` opens a list of bots: the option, or the one option it abbreviates."""
+        if not word.startswith("--") or "=" in word:
+            return False
+        named = {
+            action: word in action.option_strings
+            for action in self._actions
+            for option in action.option_strings
+            if option == word or (self.allow_abbrev and option.startswith(word))
+        }
+        chosen = [action for action, exact in named.items() if exact] or list(named)
+        return len(chosen) == 1 and chosen[0].type is bot_name
+
+    def _bots_apart(self, words: list[str]) -> list[str]:
+        """``words`` with each list of bots that a word of another kind follows moved after the
+        other options (before a ``--``), so that argparse, which gives an option taking a list
+        every word up to the next option, gives it the bots alone."""
+        if not any(action.type is bot_name for action in self._actions):
+            return words
+        end = words.index("--") if "--" in words else len(words)
+        kept: list[str] = []
+        moved: list[str] = []
+        at = 0
+        while at < end:
+            if not self._bots_option(words[at]):
+                kept.append(words[at])
+                at += 1
+                continue
+            last = at + 1
+            while last < end and _is_bot_name(words[last]):
+                last += 1
+            # No bot at all: left as it is, for argparse to name the first word that is not one.
+            ends_the_list = last == at + 1 or last == end or words[last].startswith("-")
+            (kept if ends_the_list else moved).extend(words[at:last])
+            at = last
+        return kept + moved + words[end:]
 
 
 def positive(text: str) -> int:
@@ -95,6 +148,42 @@ def seed(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {value}")
     return value
+
+
+def _is_bot_name(word: str) -> bool:
+    try:
+        bot_name(word)
+    except argparse.ArgumentTypeError:
+        return False
+    return True
+
+
+def bot_name(text: str) -> str:
+    """A bot's name, checked as the runners read it (:meth:`tarot_analysis.bots.Bot.parse`):
+    ``heuristic``, ``pimc:64``, ``learned``..."""
+    # imported here: the bots' records (and numpy), which a command without --bots never needs
+    from tarot_analysis.bots import Bot
+
+    try:
+        Bot.parse(text)
+    except TarotInputError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def add_bots_option(
+    parser: argparse.ArgumentParser | argparse._ArgumentGroup,
+    option: str = "--bots",
+    *,
+    default: Sequence[str] | None = ("heuristic",),
+    help: str = BOTS_HELP,
+) -> None:
+    """The option of a list of bots, each name checked (:func:`bot_name`); a :class:`Parser`
+    ends the list at the first word that is not a bot's name."""
+    parser.add_argument(
+        option, nargs="+", type=bot_name, default=None if default is None else list(default),
+        metavar="BOT", help=help,
+    )  # fmt: skip
 
 
 def add_run_options(parser: argparse.ArgumentParser, *, deals: int) -> None:

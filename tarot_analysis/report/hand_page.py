@@ -7,6 +7,11 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tarot_analysis.deals.evaluators import (
+    BOUTS_AND_TRUMPS_THRESHOLDS,
+    CHAVEY_HAND_SIZE,
+    CHAVEY_THRESHOLDS,
+)
 from tarot_analysis.deals.odds import dog_text
 from tarot_analysis.game.cards import Hand
 from tarot_analysis.report.html import (
@@ -66,6 +71,43 @@ def _contracts(analysis: HandAnalysis) -> Table:
     return Table("hand-contracts", caption, header, rows, note=note + ".")
 
 
+def _counts(analysis: HandAnalysis) -> Table:
+    """The published counts of the hand and the bid their thresholds give, beside the bid the
+    deals recommend."""
+    ev, published = analysis.evaluations, analysis.published_bids
+    rows = [
+        ["Chavey's count, part by part", analysis.chavey_sum, label(published["chavey"])],
+        [
+            "bouts and trumps",
+            f"{ev['bouts_and_trumps']}",
+            label(published["bouts_and_trumps"]),
+        ],
+    ]
+    prise, garde, garde_sans, garde_contre = CHAVEY_THRESHOLDS
+    thumb_prise, thumb_garde = BOUTS_AND_TRUMPS_THRESHOLDS
+    scaled = (
+        ""
+        if analysis.rules.hand_size == CHAVEY_HAND_SIZE
+        else f"; a hand of {analysis.rules.hand_size} cards is put on the scale of "
+        f"{CHAVEY_HAND_SIZE}"
+    )
+    caption = _caption(
+        "The published counts and the bid their thresholds give", analysis.rules.name,
+        "none (the cards alone)",
+        f"Chavey: Prise from {prise}, Garde from {garde}, Garde sans from {garde_sans} and Garde "
+        f"contre from {garde_contre}, the last two with voids and singletons; bouts and trumps: "
+        f"Prise from {thumb_prise}, Garde from {thumb_garde}{scaled}",
+        "one hand", "none: a count of the cards, not a sample",
+    )  # fmt: skip
+    note = (
+        f"The bid these deals recommend: {label(analysis.recommended)} (the table above), "
+        f"beside {label(published['chavey'])} by Chavey's thresholds."
+    )
+    return Table(
+        "hand-counts", caption, ["count", "the hand's count", "published bid"], rows, note=note
+    )
+
+
 def _calls(analysis: HandAnalysis) -> Table | None:
     if analysis.calls.empty:
         return None
@@ -91,7 +133,7 @@ def _calls(analysis: HandAnalysis) -> Table | None:
     return Table("hand-calls", caption, header, rows)
 
 
-def _stages(odds: HandOdds) -> Table | None:
+def _stages(odds: HandOdds, key: str = "hand") -> Table | None:
     """The taker's hand as dealt, with the dog it took, its écart and what it keeps."""
     if odds.dog_seen is None or odds.dog_brings is None:
         return None
@@ -105,14 +147,18 @@ def _stages(odds: HandOdds) -> Table | None:
             ["the écart", f"{odds.ecart} ({odds.ecart_by}; {odds.ecart_points:g} card points)"],
             ["after the écart", str(odds.figures_hand)],
         ]
+    whose = "" if odds.ecart_by is None else f", {odds.ecart_by}"
     caption = _caption(
-        "The taker's hand: the odds below are for the hand " + odds.stage, odds.rules_name,
-        "none (the cards alone)", "exact", "one hand", "none: the cards as they are",
+        f"The taker's hand: the odds below are for the hand {odds.stage}{whose}",
+        odds.rules_name, "none (the cards alone)", "exact", "one hand",
+        "none: the cards as they are",
     )  # fmt: skip
-    return Table("hand-stages", caption, ["stage", "cards"], rows)
+    return Table(f"{key}-stages", caption, ["stage", "cards"], rows)
 
 
-def _odds_tables(odds: HandOdds) -> list[Table]:
+def _odds_tables(odds: HandOdds, key: str = "hand", *, dog: bool = True) -> list[Table]:
+    """The odds of the suits, of the trumps and bouts and, with ``dog``, of what the dog brings;
+    ``key`` opens the tables' ids."""
     exact = {"rules": odds.rules_name, "bots": "none (the cards alone decide it)"}
     n = f"every deal of the unseen cards, the hand {odds.stage}" + (
         "" if odds.dog_seen is None else " (the dog taken by this seat)"
@@ -158,7 +204,7 @@ def _odds_tables(odds: HandOdds) -> list[Table]:
     ]
     tables = [
         Table(
-            "hand-suits",
+            f"{key}-suits",
             _caption("The suits: what is missing, whether the king and queen pass",
                      mode="exact", n=n, interval=_EXACT, **exact),
             ["suit", "held", "missing", "king passes", "queen passes after the king",
@@ -167,12 +213,14 @@ def _odds_tables(odds: HandOdds) -> list[Table]:
             note=odds.models["king_passes"] + " " + odds.models["queen_passes_after_king"],
         ),
         Table(
-            "hand-trumps",
+            f"{key}-trumps",
             _caption("The trumps and the bouts", mode="exact", n=n, interval=_EXACT, **exact),
             ["question", "chance"], trump_rows,
             note=odds.models["poignee"] + " " + odds.models["petit_short"],
         ),
     ]  # fmt: skip
+    if not dog:
+        return tables
     if odds.dog_brings is not None:
         brings = odds.dog_brings
         rows = [
@@ -228,8 +276,11 @@ def write_hand_page(
     analysis: HandAnalysis,
     odds: HandOdds,
     advice: EcartAdvice | None = None,
+    own_odds: HandOdds | None = None,
 ) -> Path:
-    """Write the page of one hand to ``path`` and return it."""
+    """Write the page of one hand to ``path`` and return it. With the dog, ``odds`` are those
+    after the best écart ``advice`` ranks, and ``own_odds``, if given, those after the player's
+    own écart (or the heuristic bot's)."""
     from tarot_analysis.report.build import render_page
     from tarot_analysis.runs.simulate import check_output_path
 
@@ -237,11 +288,18 @@ def write_hand_page(
     check_output_path(target)
     calls = _calls(analysis)
     stages = _stages(odds)
+    own: list[Table] = []
+    if own_odds is not None:
+        own_stages = _stages(own_odds, "hand-own")
+        own = ([] if own_stages is None else [own_stages]) + _odds_tables(
+            own_odds, "hand-own", dog=False
+        )
     values: dict[str, Any] = {
         "odds": odds,
         "contracts": _contracts(analysis),
+        "counts": _counts(analysis),
         "calls": calls,
-        "odds_tables": ([] if stages is None else [stages]) + _odds_tables(odds),
+        "odds_tables": ([] if stages is None else [stages]) + _odds_tables(odds) + own,
         "ecart": None if advice is None else _ecart(advice),
     }
     sections = [Section("hand", "This hand", "hand_page.html.j2", values)]

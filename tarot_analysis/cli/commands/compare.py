@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from tarot_analysis.analyses.compare import MODES, compare_variants, format_report
-from tarot_analysis.cli.arguments import number_of_deals, positive, seed
+from tarot_analysis.cli.arguments import add_bots_option, number_of_deals, positive, seed
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options
 
@@ -42,19 +42,17 @@ def add_parser(subparsers: Any) -> None:
         "--deals", type=number_of_deals, default=100_000, help="deals per variant (default 100,000)"
     )
     compare.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
-    compare.add_argument(
-        "--bots", nargs="+", default=["heuristic"], metavar="BOT",
-        help="one bot for every seat, or one per seat (default heuristic)",
-    )  # fmt: skip
-    compare.add_argument(
-        "--compare-bots", nargs="+", default=None, metavar="BOT",
+    add_bots_option(compare)
+    add_bots_option(
+        compare, "--compare-bots", default=None,
         help="compare bots instead of rules, on one preset: each bot at every seat, the "
         "same deals, the first the baseline (e.g. --compare-bots heuristic pimc)",
     )  # fmt: skip
     compare.add_argument(
         "--mode", choices=MODES, default="counterfactual",
-        help="counterfactual: seat 0 takes every contract on every deal (default); "
-        "auction: the bots bid",
+        help="counterfactual: seat 0 takes every contract on every deal and nobody bids, what "
+        "a rule does to the play alone (default); auction: the bots bid under each variant's "
+        "rules, each contract's rates over the deals where it was bid",
     )  # fmt: skip
     compare.add_argument(
         "--threads", type=positive, default=None, help="threads (default: every core)"

@@ -10,7 +10,7 @@ import time
 from typing import Any, Final
 
 from tarot_analysis import __version__
-from tarot_analysis.cli.arguments import add_run_options, positive, positive_seconds, seed
+from tarot_analysis.cli.arguments import add_run_options, bot_name, positive, positive_seconds, seed
 from tarot_analysis.cli.commands import SolveLine
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
@@ -94,7 +94,7 @@ def _add_bound_parser(commands: Any) -> None:
     )  # fmt: skip
     bound.add_argument("--contract", default="garde", help="the contract taken (default garde)")
     bound.add_argument(
-        "--bots", nargs="+", default=[HEURISTIC], metavar="BOT",
+        "--bots", nargs="+", type=bot_name, default=[HEURISTIC], metavar="BOT",
         help="bots that play on from the same position beside the double-dummy solve, each at "
         "every seat (default heuristic, which always does; e.g. heuristic pimc learned)",
     )  # fmt: skip

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from tarot_analysis import __version__
-from tarot_analysis.cli.arguments import add_run_options
+from tarot_analysis.cli.arguments import add_bots_option, add_run_options
 from tarot_analysis.cli.commands import bots_argument, sentence
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
@@ -32,7 +32,7 @@ def add_parser(subparsers: Any) -> None:
         ),
     )
     add_run_options(guidance, deals=1_000_000)
-    guidance.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
+    add_bots_option(guidance)
     guidance.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     guidance.add_argument("--tables", help="folder for the CSV tables (default under reports/)")
     guidance.add_argument(

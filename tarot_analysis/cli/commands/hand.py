@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from tarot_analysis import __version__
-from tarot_analysis.cli.arguments import number_of_deals, positive, seed
+from tarot_analysis.cli.arguments import add_bots_option, number_of_deals, positive, seed
 from tarot_analysis.cli.commands import bots_argument
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
@@ -35,16 +35,16 @@ def add_parser(subparsers: Any) -> None:
         "--deals", type=number_of_deals, default=20_000, help="deals (default 20,000)"
     )
     hand.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
-    hand.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
+    add_bots_option(hand)
     hand.add_argument("--threads", type=positive, default=None)
     hand.add_argument(
         "--dog", default=None, metavar="CARDS",
-        help="the dog's cards: the seat takes it; the odds of its hand after the écart, what "
-        "this dog brings, and the écarts ranked",
+        help="the dog's cards: the seat takes it; what this dog brings, the écarts ranked, and "
+        "the odds of its hand after the best of them (and after its own écart if another)",
     )  # fmt: skip
     hand.add_argument(
         "--ecart", default=None, metavar="CARDS",
-        help="the taker's écart, with --dog: the odds after it, ranked among the écarts "
+        help="the taker's own écart, with --dog: ranked among the écarts, the odds after it "
         "(default: the heuristic bot's)",
     )  # fmt: skip
     hand.add_argument(
@@ -72,8 +72,10 @@ def run(args: argparse.Namespace) -> int:
     from tarot_analysis.deals.odds import odds_text
 
     # Exact, from what is seen; a bad dog or écart, or a page that cannot be written, is
-    # refused here, before any deal.
+    # refused here, before any deal. With the dog, the odds are told again once the écarts are
+    # ranked: after the best, and after the player's own if it is another.
     odds = taker_odds(held, rules, seat=args.seat, dog=args.dog, ecart=args.ecart)
+    own_odds = None
     if args.html is not None:
         from tarot_analysis.runs.simulate import check_output_path
 
@@ -87,49 +89,49 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     advice = None
     if args.dog is not None:
-        from tarot_analysis.analyses.ecart import ecart_advice
+        from tarot_analysis.analyses.ecart import ecart_advice, odds_after_ecarts
 
         advice = ecart_advice(
             held, args.dog, rules, seat=args.seat, deals=args.ecart_deals,
             bots=bots_argument(args.bots), seed=args.seed, ecart=args.ecart,
         )  # fmt: skip
+        odds, own_odds = odds_after_ecarts(advice, rules)
     if args.html is not None:
         from tarot_analysis.report.hand_page import write_hand_page
 
-        page = write_hand_page(args.html, analysis, odds, advice)
+        page = write_hand_page(args.html, analysis, odds, advice, own_odds)
         print(f"Page: {page}", file=sys.stderr)
     if args.json:
         found = analysis.to_json() | {"odds": odds.to_json()}
         if advice is not None:
             found["ecart"] = advice.to_json()
+            found["odds_own_ecart"] = None if own_odds is None else own_odds.to_json()
         print(json.dumps(found | {"seconds": round(time.perf_counter() - started, 3)}, indent=2))
         return 0
     print(_hand_report(analysis, elapsed, args.seed))
-    print()
-    print(odds_text(odds))
     if advice is not None:
+        # The écarts first: the odds below are read after the best of them.
         print()
         print(advice.text())
+    print()
+    print(odds_text(odds))
+    if advice is not None and own_odds is not None:
+        rank = list(advice.table.index).index(advice.own) + 1  # best first
+        print()
+        print(f"The same odds after {own_odds.ecart_by}, ranked {rank} of {len(advice.table)}:")
+        print(odds_text(own_odds))
     return 0
 
 
 def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
-    from tarot_analysis.deals.evaluators import (
-        bid_names,
-        bouts_and_trumps_bid,
-        chavey_bid,
-        chavey_sum,
-    )
     from tarot_analysis.deals.odds import dog_text
     from tarot_analysis.report.plots import contract_label
 
     rules = analysis.rules
     ev = analysis.evaluations
-    chavey_says = contract_label(str(bid_names(chavey_bid(
-        ev["chavey"], ev["chavey_with_distribution"], hand_size=rules.hand_size))))  # fmt: skip
-    rule_of_thumb = contract_label(
-        str(bid_names(bouts_and_trumps_bid(ev["bouts_and_trumps"], hand_size=rules.hand_size)))
-    )
+    published = analysis.published_bids
+    chavey_says = contract_label(published["chavey"])
+    rule_of_thumb = contract_label(published["bouts_and_trumps"])
     bots = (
         analysis.bots[0] + " at every seat"
         if len(set(analysis.bots)) == 1
@@ -144,7 +146,7 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
         f"Evaluations: Chavey {ev['chavey']} (with distribution {ev['chavey_with_distribution']}; "
         f"published thresholds: {chavey_says}); bouts and trumps {ev['bouts_and_trumps']} "
         f"(rule of thumb: {rule_of_thumb})",
-        f"Chavey's count, part by part: {chavey_sum(analysis.hand)}",
+        f"Chavey's count, part by part: {analysis.chavey_sum}",
         "",
         "Each contract, the hand as dealt (the bid is made before the dog is seen):",
     ]

@@ -10,7 +10,7 @@ from typing import Any
 import pandas as pd
 
 from tarot_analysis import __version__
-from tarot_analysis.cli.arguments import add_run_options
+from tarot_analysis.cli.arguments import add_run_options, bot_name
 from tarot_analysis.cli.commands import bots_argument
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
@@ -28,7 +28,7 @@ def add_parser(subparsers: Any) -> None:
     )
     add_run_options(play, deals=100_000)
     play.add_argument(
-        "--bots", nargs="+", default=["heuristic"], metavar="BOT",
+        "--bots", nargs="+", type=bot_name, default=["heuristic"], metavar="BOT",
         help="one bot for every seat, or one per seat (default heuristic)",
     )  # fmt: skip
     play.add_argument("--out", help="save every deal's outcome and score to this Parquet file")

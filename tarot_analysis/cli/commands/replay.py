@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from tarot_analysis.cli.arguments import positive, seed
+from tarot_analysis.cli.arguments import add_bots_option, positive, seed
 from tarot_analysis.cli.commands import bots_argument
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
@@ -23,7 +23,10 @@ def add_parser(subparsers: Any) -> None:
     replay.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
     replay.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     replay.add_argument("--deal", type=seed, default=0, help="deal number, from 0 (default 0)")
-    replay.add_argument("--bots", nargs="+", default=["heuristic"], metavar="BOT")
+    add_bots_option(
+        replay,
+        help="the bots of the play run: one for every seat, or one per seat (default heuristic)",
+    )
     replay.add_argument("--chunk-size", type=positive, default=None, help="as in the play run")
     replay.add_argument("--json", action="store_true", help="print the deal as one JSON object")
     replay.set_defaults(handler=run)

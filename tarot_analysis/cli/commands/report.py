@@ -8,13 +8,19 @@ import time
 import warnings
 from typing import Any
 
-from tarot_analysis.cli.arguments import number_of_deals, positive, seed
+from tarot_analysis.cli.arguments import bot_name, number_of_deals, positive, seed
 from tarot_analysis.errors import TarotInputError
-from tarot_analysis.report.build import build_report
-from tarot_analysis.report.runs import AUCTION_DEALS
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
+from tarot_analysis.runs.progress import LOADING, step
+
+# The report itself (its sections, pandas, scipy, the compiled core) is imported inside run,
+# once the command has said its first line: loading it takes seconds.
 
 __all__ = ["add_parser", "run"]
+
+#: The most deals the report plays in auction mode (``AUCTION_DEALS`` of
+#: :mod:`tarot_analysis.report.runs`, which a test checks), for --help without the report.
+AUCTION_DEALS_SAID = 200_000
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
@@ -32,10 +38,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     report.add_argument("--rules", default="fft-4", help="preset name or TOML file (default fft-4)")
     report.add_argument(
         "--deals", type=number_of_deals, default=1_000_000,
-        help=f"deals (default 1,000,000; at most {AUCTION_DEALS:,} in auction mode)",
+        help=f"deals (default 1,000,000; at most {AUCTION_DEALS_SAID:,} in auction mode)",
     )  # fmt: skip
     report.add_argument(
-        "--bots", nargs="+", default=["heuristic"], metavar="BOT",
+        "--bots", nargs="+", type=bot_name, default=["heuristic"], metavar="BOT",
         help="one bot for every seat, or one per seat (default heuristic)",
     )  # fmt: skip
     report.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
@@ -57,6 +63,11 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis report``: build the report, print its path and how long it took."""
     args.kept = f"the runs finished so far are kept in {args.data}; the same command goes on"
     started = time.perf_counter()
+    from tarot_analysis.game.rules import load_rules
+
+    load_rules(args.rules)  # a rules file that is none is refused before anything loads
+    with step(LOADING, not args.no_progress, detail="the report's modules"):
+        from tarot_analysis.report.build import build_report
     with (
         dask_client(args.scheduler, args.workers) as client,
         warnings.catch_warnings(record=True) as caught,
