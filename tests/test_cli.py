@@ -283,19 +283,19 @@ def test_every_command_module_is_listed_and_sets_the_handler_main_calls() -> Non
     import pkgutil
 
     from tarot_analysis.cli import commands
-    from tarot_analysis.cli.program import COMMANDS
+    from tarot_analysis.cli.program import ADDED_BY, COMMANDS, command_module
 
-    listed = {module.__name__ for module in COMMANDS}
-    found = {f"{commands.__name__}.{info.name}" for info in pkgutil.iter_modules(commands.__path__)}
-    assert found and found <= listed, found - listed
+    found = {info.name for info in pkgutil.iter_modules(commands.__path__)}
+    assert found and found <= set(COMMANDS), found - set(COMMANDS)
     added = []
-    for module in COMMANDS:
+    for name in COMMANDS:
         subparsers = argparse.ArgumentParser().add_subparsers()
-        module.add_parser(subparsers)
-        assert subparsers.choices, module.__name__
-        for name, parser in subparsers.choices.items():
-            assert callable(parser.get_default("handler")), name
-            added.append(name)
+        command_module(name).add_parser(subparsers)
+        assert name in subparsers.choices, name
+        for command, parser in subparsers.choices.items():
+            assert callable(parser.get_default("handler")), command
+            assert ADDED_BY.get(command, command) == name, command
+            added.append(command)
     assert len(added) == len(set(added)) == len(COMMANDS) + 1  # dd adds two
 
 

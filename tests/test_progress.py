@@ -3,13 +3,15 @@ engine's compilation is said, nothing is printed without progress, and the silen
 
 from __future__ import annotations
 
+import argparse
+import importlib
 import importlib.util
 import json
 import subprocess
 import sys
 import threading
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import pytest
 from numba.core import event
@@ -23,6 +25,7 @@ from tarot_analysis.runs.progress import (
     SCORING,
     TICK_SECONDS,
     bar,
+    saying_compilation,
     step,
 )
 
@@ -86,9 +89,10 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
 def _wait_for_display(clock: Clock, threads: int = 1) -> None:
     """Until ``threads`` redraw threads wait for a tick (each display starts one)."""
     with clock._lock:
-        clock._lock.wait_for(
-            lambda: sum(seen == clock._ticks for seen in clock._seen.values()) >= threads
-        )
+        assert clock._lock.wait_for(
+            lambda: sum(seen == clock._ticks for seen in clock._seen.values()) >= threads,
+            timeout=30,
+        ), "no display is drawing"
 
 
 def test_a_bar_names_its_phase_then_what_it_works_on(
@@ -184,21 +188,23 @@ def test_compiling_is_said_once_and_shown_while_it_lasts(
                 pass
             clock.tick()  # redrawn while compiling
             clock.advance(1.2)
-            assert f"{COMPILING} (00:02)" in str(shown)
+            assert f"{COMPILING} the game engine (00:02, 1 kernel)" in str(shown)
         clock.advance(30)  # time after the compilation does not count
         assert COMPILING not in str(shown)
         shown.update(1)
         with event.trigger_event("numba:compile", data={}):
-            assert f"{COMPILING} (00:02)" in str(shown)  # the time spent compiling so far
+            # the time spent compiling so far, and the kernels
+            assert f"{COMPILING} the game engine (00:02, 2 kernels)" in str(shown)
         shown.update(1)
     err = capsys.readouterr().err
     assert err.count(COMPILING_NOTICE) == 1
     assert err.index(COMPILING_NOTICE) < err.index("1/2")
-    assert any(f"{COMPILING} (00:01)" in line for line in _lines(err))
+    assert any(f"{COMPILING} the game engine (00:01, 1 kernel)" in line for line in _lines(err))
 
 
 def test_the_compiling_notice_says_what_its_time_depends_on() -> None:
     assert "idle cores" in COMPILING_NOTICE and "busy" in COMPILING_NOTICE
+    assert "once per version" in COMPILING_NOTICE and "kept for the next runs" in COMPILING_NOTICE
     assert "2 to 3 minutes" not in COMPILING_NOTICE
 
 
@@ -221,6 +227,127 @@ def test_compiling_without_a_display_says_nothing(capsys: pytest.CaptureFixture[
     with bar(PLAYING, 1, enabled=False), event.trigger_event("numba:compile", data={}):
         pass
     assert capsys.readouterr().err == ""
+
+
+def _compiling(module: str) -> dict[str, object]:
+    """What numba tells of a kernel of ``module`` that starts compiling."""
+    return {"dispatcher": SimpleNamespace(py_func=SimpleNamespace(__module__=module))}
+
+
+@pytest.mark.usefixtures("fresh_compilation")
+def test_a_command_without_a_display_says_what_compiles_on_a_line_of_its_own(
+    capsys: pytest.CaptureFixture[str], clock: Clock
+) -> None:
+    with saying_compilation():
+        with event.trigger_event("numba:compile", data=_compiling("tarot_analysis.table.compiled")):
+            _wait_for_display(clock)
+            # A bot compiles inside the table's kernel, and numba's own functions inside it.
+            with event.trigger_event("numba:compile", data=_compiling("tarot_analysis.bots.pimc")):
+                clock.tick()
+                with event.trigger_event("numba:compile", data=_compiling("numba.np.arrayobj")):
+                    clock.tick()
+            clock.tick()
+        said = capsys.readouterr().err
+        clock.advance(5)  # nothing compiles: the line has gone, and stays gone
+        assert capsys.readouterr().err == ""
+        with event.trigger_event("numba:compile", data=_compiling("tarot_analysis.deals.deal")):
+            _wait_for_display(clock)
+        again = capsys.readouterr().err
+    assert said.count(COMPILING_NOTICE) == 1 and COMPILING_NOTICE not in again
+    lines = _lines(said)
+    assert lines[:5] == [
+        COMPILING_NOTICE,
+        "compiling the table (00:00, 1 kernel)",
+        "compiling the search bot (00:01, 2 kernels)",
+        "compiling the search bot (00:02, 2 kernels)",  # numba's own: part of the bot, not counted
+        "compiling the table (00:03, 2 kernels)",
+    ]
+    assert said.endswith("\r") and said.split("\r")[-2].strip() == ""  # erased at the end
+    assert _lines(again)[0] == "compiling the dealer (00:03, 3 kernels)"
+
+
+@pytest.mark.usefixtures("fresh_compilation")
+def test_a_display_says_the_compilation_in_place_of_the_line(
+    capsys: pytest.CaptureFixture[str], clock: Clock
+) -> None:
+    with saying_compilation(), bar(PLAYING, 1, detail="fft-4") as shown:
+        _wait_for_display(clock)
+        with event.trigger_event("numba:compile", data=_compiling("tarot_analysis.deals.deal")):
+            _wait_for_display(clock, threads=2)
+            clock.tick()
+            assert "compiling the dealer (00:01, 1 kernel)" in str(shown)
+        shown.update(1)
+    lines = _lines(capsys.readouterr().err)
+    assert lines.count(COMPILING_NOTICE) == 1
+    assert not [line for line in lines if line.startswith("compiling the dealer")]
+
+
+@pytest.mark.usefixtures("fresh_compilation")
+def test_kernels_from_the_cache_are_not_said(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import numba
+
+    source = tmp_path / "cached_kernels.py"
+    source.write_text(
+        "from numba import njit\n\n\n@njit(cache=True)\ndef double(x):\n    return 2 * x\n"
+    )
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+
+    def loaded() -> ModuleType:
+        """The module as a new process loads it: its kernel compiled or read from the cache."""
+        spec = importlib.util.spec_from_file_location("cached_kernels", source)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    with saying_compilation():
+        assert loaded().double(21) == 42  # an empty cache: compiled
+    assert capsys.readouterr().err.startswith(COMPILING_NOTICE)
+    monkeypatch.setattr(progress, "_COMPILATION", progress._Compilation())  # as a new process
+    with saying_compilation():
+        assert loaded().double(21) == 42  # read from the cache
+    assert capsys.readouterr().err == ""
+
+
+def test_numba_is_not_loaded_to_listen_but_heard_once_it_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    heard = []
+    compilation = progress._Compilation()
+    monkeypatch.setattr(progress, "_COMPILATION", compilation)
+    monkeypatch.setattr(compilation, "listen", lambda: heard.append(True))
+    # numba is loaded in this process: a module of its own stands in for its events.
+    name = "tarot_test_numba_events"
+    (tmp_path / f"{name}.py").write_text("LOADED = True\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(progress, "_NUMBA_EVENTS", name)
+    try:
+        with saying_compilation():
+            assert not heard and name not in sys.modules
+            module = importlib.import_module(name)
+            assert heard == [True] and module.LOADED
+    finally:
+        sys.modules.pop(name, None)
+    assert not [f for f in sys.meta_path if isinstance(f, progress._WhenNumbaLoads)]
+
+
+@pytest.mark.usefixtures("fresh_compilation")
+@pytest.mark.parametrize(("quiet", "said"), [({}, True), ({"json": True}, False),
+                                             ({"no_progress": True}, False)])  # fmt: skip
+def test_every_command_says_its_compilation_unless_asked_to_be_quiet(
+    capsys: pytest.CaptureFixture[str], quiet: dict[str, bool], said: bool
+) -> None:
+    from tarot_analysis.cli import program
+
+    def compiles(args: argparse.Namespace) -> int:
+        with event.trigger_event("numba:compile", data=_compiling("tarot_analysis.deals.deal")):
+            pass
+        return 0
+
+    assert program._handled(argparse.Namespace(handler=compiles, **quiet)) == 0
+    assert (COMPILING_NOTICE in capsys.readouterr().err) is said
 
 
 def test_hands_says_dealing(capsys: pytest.CaptureFixture[str]) -> None:

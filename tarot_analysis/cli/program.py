@@ -2,9 +2,13 @@
 
 Each command is a module with ``add_parser(subparsers)`` and a handler
 (:mod:`tarot_analysis.cli.commands` describes them); this module lists them, in the order of
-``--help``, and runs the one asked for. Every mistake a user can make (a bad card, a bad rules
-file, an impossible option) ends with one line on stderr that says what and where, and a
-non-zero exit status: no traceback.
+``--help``, and runs the one asked for. It imports the module of that command alone (all of
+them for ``--help``), so that a command starts at once, whatever the others load. Every
+mistake a user can make (a bad card, a bad rules file, an impossible option) ends with one line
+on stderr that says what and where, and a non-zero exit status: no traceback. A command that
+compiles the engine says so while it does
+(:func:`~tarot_analysis.runs.progress.saying_compilation`), unless it was asked for ``--json``
+or ``--no-progress``.
 """
 
 from __future__ import annotations
@@ -16,50 +20,53 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from importlib import import_module
 from types import ModuleType
 
 from tarot_analysis import EXIT_INTERRUPTED, __version__
 from tarot_analysis.cli.arguments import EXIT_USAGE, Parser
-from tarot_analysis.cli.commands import (
-    compare,
-    dd,
-    guidance,
-    hand,
-    hands,
-    odds,
-    play,
-    replay,
-    report,
-    review,
-    rules,
-    selfplay,
-    solve,
-    teach,
-    train,
-)
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import ClusterLost
+from tarot_analysis.runs.progress import saying_compilation
 
 __all__ = ["EXIT_INTERRUPTED", "main"]
 
 PROG = "tarot-analysis"
 
-#: The command modules, in the order of ``tarot-analysis --help`` (``dd`` adds ``dd``
-#: and ``dd-bound``).
-COMMANDS: tuple[ModuleType, ...] = (
-    hands, play, replay, review, solve, dd, hand, odds, guidance, teach, train, selfplay,
-    compare, report, rules,
+#: The command modules of :mod:`tarot_analysis.cli.commands` by name, in the order of
+#: ``tarot-analysis --help``; each adds the command of its name (``dd`` adds ``dd`` and
+#: ``dd-bound``, :data:`ADDED_BY`).
+COMMANDS: tuple[str, ...] = (
+    "hands", "play", "replay", "review", "solve", "dd", "hand", "odds", "guidance", "teach",
+    "train", "selfplay", "compare", "report", "rules",
 )  # fmt: skip
+#: The commands added by a module of another name.
+ADDED_BY: dict[str, str] = {"dd-bound": "dd"}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The command line: every command of :data:`COMMANDS`, each with its handler."""
+def command_module(name: str) -> ModuleType:
+    """The module of :data:`COMMANDS` named ``name``, imported."""
+    return import_module(f"tarot_analysis.cli.commands.{name}")
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line: every command of :data:`COMMANDS`, each with its handler; or, given
+    the name of one, that command alone, so that running it imports no other command's
+    module."""
     parser = Parser(prog=PROG, description="Statistics of French Tarot and its relatives.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for command in COMMANDS:
-        command.add_parser(subparsers)
+    for name in COMMANDS if command is None else (ADDED_BY.get(command, command),):
+        command_module(name).add_parser(subparsers)
     return parser
+
+
+def _command_asked(argv: Sequence[str] | None) -> str | None:
+    """The command that ``argv`` runs when it opens with one, else ``None`` (``--help``,
+    ``--version``, a mistyped command: what every command's parser answers)."""
+    words = sys.argv[1:] if argv is None else list(argv)
+    first = words[0] if words else None
+    return first if first in COMMANDS or first in ADDED_BY else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -70,7 +77,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = argparse.Namespace()
     try:
         try:
-            args = build_parser().parse_args(argv)
+            args = build_parser(_command_asked(argv)).parse_args(argv)
         except SystemExit as stop:  # --help, --version, or a usage error already printed
             return stop.code if isinstance(stop.code, int) else EXIT_USAGE
         return _handled(args)
@@ -84,9 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _handled(args: argparse.Namespace) -> int:
     """The exit status of the command of ``args``: its handler's, or that of the mistake it
     raised, said in one line."""
+    quiet = getattr(args, "json", False) or getattr(args, "no_progress", False)
     try:
         handler: Callable[[argparse.Namespace], int] = args.handler
-        return handler(args)
+        with saying_compilation(enabled=not quiet):
+            return handler(args)
     except BrokenPipeError:
         # The reader of our output (``| head``) has gone: nothing is wrong, stop quietly.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (closed by the interpreter at exit)

@@ -11,8 +11,12 @@ thread of its own, so that a long chunk or step still shows its clock moving. Wh
 is open, it also watches numba compile the game engine (the first run of a version on a
 machine, or after a change of its source, compiles the kernels at their first call and keeps
 them in the cache folder named in :mod:`tarot_analysis`): the first compilation of the process
-prints :data:`COMPILING_NOTICE` once, and the display says ``compiling the game engine`` with
-the time spent so far until it is done. With ``enabled=False`` nothing is printed.
+prints :data:`COMPILING_NOTICE` once, and the display says ``compiling the heuristic bot
+(01:23, 57 kernels)``, the part under way (:func:`compiled_part`), the time spent and the
+kernels compiled so far, until it is done. A command that opens no display while it compiles
+runs in :func:`saying_compilation`, which says the same on a line of its own, redrawn every
+second while it compiles. Nothing is said when the compiled code comes from the cache, and
+with ``enabled=False`` nothing is printed.
 
 >>> with bar(DEALING, 1_000, detail="fft-4", enabled=False) as shown:
 ...     shown.update(1_000)
@@ -22,12 +26,14 @@ the time spent so far until it is done. With ``enabled=False`` nothing is printe
 
 from __future__ import annotations
 
+import importlib.abc
 import sys
 import threading
 import time
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from importlib.machinery import ModuleSpec, PathFinder
 from typing import Any, Final
 
 from tqdm.auto import tqdm
@@ -35,9 +41,11 @@ from tqdm.auto import tqdm
 __all__ = [
     "CHECKING",
     "COMPARING",
+    "COMPILED_PARTS",
     "COMPILING_NOTICE",
     "DEALING",
     "FITTING",
+    "LOADING",
     "PLAYING",
     "PLAYING_EVERY_CONTRACT",
     "SCORING",
@@ -46,6 +54,8 @@ __all__ = [
     "TRAINING",
     "WRITING_CHARTS",
     "bar",
+    "compiled_part",
+    "saying_compilation",
     "speed",
     "step",
 ]
@@ -61,6 +71,7 @@ WRITING_CHARTS: Final = "writing charts"
 COMPARING: Final = "comparing"
 SOLVING: Final = "solving"
 TRAINING: Final = "training"  # a network, epoch by epoch
+LOADING: Final = "loading"  # the modules a long command runs, before its first phase
 
 #: Seconds between two redraws of an open display.
 TICK_SECONDS: Final = 1.0
@@ -69,14 +80,74 @@ TICK_SECONDS: Final = 1.0
 #: cache: the dealer alone (``hands``) 7 s; the table and the heuristic bot (``play``) 1 min 50 s
 #: to 2 min 50 s; every contract and the pass (``guidance``) 1 min 50 s to 3 min 5 s when the
 #: cores are idle, and 7 minutes when other work kept them busy: compiling is CPU work, so its
-#: time grows with the load of the machine.
+#: time grows with the load of the machine. One hand (``hand``) took 88 s on idle cores, and
+#: 8 min 29 s with the machine's 2 cores shared by five other runs.
 COMPILING_NOTICE: Final = (
-    "compiling the game engine for this machine: once per version, about 3 minutes on 2 idle "
-    "cores, longer on a busy machine (the dealer alone: 10 s)"
+    "compiling the game engine for this machine, once per version: it is kept for the next "
+    "runs. About 3 minutes on 2 idle cores, longer on a busy machine (the dealer alone: 10 s); "
+    "the line below names the part under way"
 )
 
-#: Shown on a display while the engine compiles, before the time spent so far.
-COMPILING: Final = "compiling the game engine"
+#: Said while the engine compiles, before the part under way, the time spent so far and the
+#: kernels compiled: ``compiling the heuristic bot (01:23, 57 kernels)``.
+COMPILING: Final = "compiling"
+
+#: The parts of the compiled core, by the module or folder of their kernels, as the displays
+#: name them while they compile (the longest name that holds the kernel's module wins).
+COMPILED_PARTS: Final[dict[str, str]] = {
+    "tarot_analysis": "the game engine",
+    "tarot_analysis.bootstrap": "the bootstrap",
+    "tarot_analysis.deals": "the dealer",
+    "tarot_analysis.solver": "the double-dummy solver",
+    "tarot_analysis.bots": "the bots",
+    "tarot_analysis.bots.heuristic": "the heuristic bot",
+    "tarot_analysis.bots.learned": "the learned bot",
+    "tarot_analysis.bots.pimc": "the search bot",
+    "tarot_analysis.table": "the table",
+    "tarot_analysis.learning": "the lessons",
+}
+
+
+def compiled_part(module: str) -> str:
+    """The part of the compiled core that a kernel of ``module`` belongs to
+    (:data:`COMPILED_PARTS`); code outside the package counts as the game engine's.
+
+    >>> compiled_part("tarot_analysis.bots.heuristic"), compiled_part("tarot_analysis.deals.deal")
+    ('the heuristic bot', 'the dealer')
+    >>> compiled_part("tarot_analysis.engine.state"), compiled_part("__main__")
+    ('the game engine', 'the game engine')
+    """
+    names = module.split(".")
+    for end in range(len(names), 0, -1):
+        part = COMPILED_PARTS.get(".".join(names[:end]))
+        if part is not None:
+            return part
+    return COMPILED_PARTS["tarot_analysis"]
+
+
+@contextmanager
+def saying_compilation(enabled: bool = True) -> Iterator[None]:
+    """Within the block, every compilation is said even when no display is open: the first with
+    :data:`COMPILING_NOTICE`, then a line of its own (``compiling the dealer (00:07, 3
+    kernels)``) redrawn every :data:`TICK_SECONDS` while a kernel compiles, and gone when none
+    does or a display opens to say it. The command line runs every command in it, so that the
+    first run of a command on a machine says why it waits, whichever command it is. With
+    ``enabled=False`` it does nothing.
+
+    Numba is not imported for it: a command that never compiles does not load numba.
+
+    >>> with saying_compilation(enabled=False):
+    ...     pass
+    """
+    if not enabled:
+        yield
+        return
+    _COMPILATION.say(True)
+    _COMPILATION.listen_when_numba_loads()
+    try:
+        yield
+    finally:
+        _COMPILATION.say(False)
 
 
 def bar(
@@ -234,15 +305,35 @@ class _Compilation:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._displays = 0  # displays open and enabled
-        self._depth = 0  # compilations under way: a kernel compiles the kernels it calls
+        self._saying = 0  # blocks of saying_compilation open
+        self._parts: list[str] = []  # those under way: a kernel compiles the kernels it calls
+        self._kernels = 0  # kernels compiled by this process, the one under way included
         self._started = 0.0  # when the compilations under way began
         self._spent = 0.0  # seconds spent compiling before them
         self._listening = False
         self._told = False
+        self._line: tuple[threading.Thread, threading.Event] | None = None  # its own line
 
     def open_display(self) -> None:
         with self._lock:
             self._displays += 1
+        self.listen_when_numba_loads()
+
+    def close_display(self) -> None:
+        with self._lock:
+            self._displays -= 1
+
+    def listen_when_numba_loads(self) -> None:
+        """Hear numba's compilations now if numba is loaded, else as soon as it loads: a
+        command that never compiles does not load numba to listen."""
+        if _NUMBA_EVENTS in sys.modules:
+            self.listen()
+        elif not any(isinstance(finder, _WhenNumbaLoads) for finder in sys.meta_path):
+            sys.meta_path.insert(0, _WhenNumbaLoads(self))
+
+    def listen(self) -> None:
+        """Hear numba's compilations from now on (the first call imports numba)."""
+        with self._lock:
             if self._listening:
                 return
             self._listening = True
@@ -252,41 +343,143 @@ class _Compilation:
 
         class Listener(event.Listener):
             def on_start(self, ev: Any) -> None:
-                compilation.started()
+                function = getattr(ev.data.get("dispatcher"), "py_func", None)
+                compilation.started(getattr(function, "__module__", None) or "")
 
             def on_end(self, ev: Any) -> None:
                 compilation.ended()
 
         event.register("numba:compile", Listener())
 
-    def close_display(self) -> None:
+    def say(self, saying: bool) -> None:
+        """Say compilations on a line of their own (:func:`saying_compilation`), or stop."""
         with self._lock:
-            self._displays -= 1
+            self._saying += 1 if saying else -1
+            line = self._line if self._saying == 0 else None
+            if line is not None:
+                self._line = None
+        _end_line(line)
 
-    def started(self) -> None:
+    def started(self, module: str = "") -> None:
+        """A kernel of ``module`` starts compiling. Numba's own functions that a kernel uses
+        compile inside it, as part of it; a kernel outside the package is the engine's."""
+        ours = module.split(".")[0] == "tarot_analysis"
         with self._lock:
-            self._depth += 1
-            if self._depth == 1:
+            if not self._parts:
                 self._started = _now()
-            tell = not self._told and self._displays > 0
+            inside = self._parts[-1] if self._parts and not ours else compiled_part(module)
+            self._parts.append(inside)
+            if ours or len(self._parts) == 1:  # numba's own functions are not counted
+                self._kernels += 1
+            tell = not self._told and (self._displays > 0 or self._saying > 0)
             self._told = self._told or tell
+            if self._saying > 0 and self._line is None:
+                stop = threading.Event()
+                shows = threading.Thread(
+                    target=self._show, args=(stop, tell), name="compiling", daemon=True
+                )
+                self._line = (shows, stop)
+                shows.start()  # under the lock: say(False) joins only a thread that runs
+                tell = False  # the line's thread says it, before its line
         if tell:
             tqdm.write(COMPILING_NOTICE, file=sys.stderr)
 
     def ended(self) -> None:
+        line = None
         with self._lock:
-            self._depth = max(0, self._depth - 1)
-            if self._depth == 0:
-                self._spent += _now() - self._started
+            if self._parts:
+                self._parts.pop()
+                if not self._parts:
+                    self._spent += _now() - self._started
+                    line, self._line = self._line, None
+        # Gone before the command prints again: the kernel it waited for is ready.
+        _end_line(line)
 
     def status(self) -> str:
-        """While a kernel compiles, ``compiling the game engine (01:23)``: the time this
-        process has spent compiling; else ``""``."""
+        """While a kernel compiles, ``compiling the heuristic bot (01:23, 57 kernels)``: the
+        part under way, the time this process has spent compiling and the kernels it has
+        compiled; else ``""``."""
         with self._lock:
-            if self._depth == 0:
-                return ""
-            seconds = self._spent + _now() - self._started
-        return f"{COMPILING} ({tqdm.format_interval(seconds)})"
+            return self._status()
+
+    def _status(self) -> str:
+        if not self._parts:
+            return ""
+        seconds = self._spent + _now() - self._started
+        kernels = f"{self._kernels} {_plural('kernel', self._kernels)}"
+        return f"{COMPILING} {self._parts[-1]} ({tqdm.format_interval(seconds)}, {kernels})"
+
+    def _show(self, stop: threading.Event, tell: bool) -> None:
+        """The line of :func:`saying_compilation`: drawn as a kernel starts compiling, then
+        at every tick while no display says so, until the compilations under way end; after
+        :data:`COMPILING_NOTICE` when ``tell``."""
+        if tell:
+            tqdm.write(COMPILING_NOTICE, file=sys.stderr)
+        line = None
+        try:
+            while True:
+                shown = "" if self._displays > 0 else self.status()
+                if shown and line is None:
+                    line = tqdm(
+                        total=None, desc=shown, bar_format="{desc}", leave=False, file=sys.stderr
+                    )
+                elif shown and line is not None:
+                    line.set_description_str(shown)
+                elif line is not None:
+                    line.close()
+                    line = None
+                if _wait_for_tick(stop):
+                    return
+        finally:
+            if line is not None:
+                line.close()
+
+
+def _end_line(line: tuple[threading.Thread, threading.Event] | None) -> None:
+    """Stop the thread of a compiling line, which erases it, and wait for it."""
+    if line is not None:
+        line[1].set()
+        line[0].join()
 
 
 _COMPILATION = _Compilation()
+
+
+#: The module whose loading a :class:`_Compilation` waits for to listen: numba's events.
+_NUMBA_EVENTS: Final = "numba.core.event"
+
+
+class _WhenNumbaLoads(importlib.abc.MetaPathFinder):
+    """Finds numba's events module as Python would, and has ``compilation`` listen once it has
+    run."""
+
+    def __init__(self, compilation: _Compilation) -> None:
+        self._compilation = compilation
+
+    def find_spec(self, name: str, path: Any, target: Any = None) -> ModuleSpec | None:
+        if name != _NUMBA_EVENTS:
+            return None
+        if self in sys.meta_path:
+            sys.meta_path.remove(self)
+        spec = PathFinder.find_spec(name, path)
+        if spec is not None and spec.loader is not None:
+            spec.loader = _ThenListen(spec.loader, self._compilation)
+        return spec
+
+
+class _ThenListen(importlib.abc.Loader):
+    """A module's own loader, then :meth:`_Compilation.listen` once the module has run."""
+
+    def __init__(self, loader: Any, compilation: _Compilation) -> None:
+        self._loader = loader
+        self._compilation = compilation
+
+    def create_module(self, spec: ModuleSpec) -> Any:
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        self._loader.exec_module(module)
+        self._compilation.listen()
+
+    def __getattr__(self, name: str) -> Any:  # the rest (get_source...) as the loader has it
+        return getattr(self._loader, name)
