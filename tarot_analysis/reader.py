@@ -38,6 +38,7 @@ import json
 import math
 import os
 import stat
+import sys
 import tomllib
 import zipfile
 import zlib
@@ -243,8 +244,6 @@ def _number_fault(failure: ValueError) -> str:
 
 
 def _digits_limit() -> int:
-    import sys
-
     return sys.get_int_max_str_digits() or 4300
 
 

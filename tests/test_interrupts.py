@@ -16,7 +16,7 @@ import pytest
 
 from tarot_analysis.runs.interrupts import held_interrupts, noted_interrupts
 from tarot_analysis.runs.simulate import map_chunks
-from tests.interrupting import start_answering_ctrl_c
+from tests.interrupting import drop_a_ctrl_c, start_answering_ctrl_c
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "tarot_analysis"
@@ -173,16 +173,6 @@ def test_a_ctrl_c_during_a_held_block_is_raised_once_it_ends() -> None:
     assert signal.getsignal(signal.SIGINT) is previous
 
 
-class _Finalised:
-    """An object whose finaliser runs Ctrl-C's handler, as the garbage collector may at any
-    instruction: Python drops what a finaliser raises."""
-
-    def __del__(self) -> None:
-        handler = signal.getsignal(signal.SIGINT)
-        assert callable(handler)
-        handler(signal.SIGINT, None)
-
-
 class _Broken:
     def __del__(self) -> None:
         raise ValueError("a finaliser's own fault")
@@ -196,7 +186,7 @@ def test_a_ctrl_c_dropped_in_a_finaliser_stops_the_run_at_its_next_chunk(
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with noted_interrupts():
-            _Finalised()  # dropped at once: its finaliser runs here, and raises into nothing
+            drop_a_ctrl_c()  # its finaliser runs here, and raises into nothing
             _Broken()
             assert told == [ValueError]  # the Ctrl-C unsaid: the run's one line will say it
             finished: list[int] = []
