@@ -82,8 +82,10 @@ lint: setup
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
+# Each test file on one process, in the order tests/conftest.py gives: the search compiled on one
+# process while the other runs the files that do without it.
 test: lint browser
-	$(BIN)/pytest -n 2 --dist loadfile
+	$(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder
 
 # The suite without the tests marked slow (pyproject.toml), for the edit-and-test loop: about
 # a minute on two cores once the compiled code is cached (CONTRIBUTING.md). No lint.

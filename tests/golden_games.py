@@ -53,8 +53,9 @@ def fingerprint(result: Any, names: tuple[str, ...]) -> str:
 
 
 def runs() -> dict[str, Callable[[], str]]:
-    """Every run fingerprinted, by name: each French preset with each bot, mixed tables,
-    forced contracts and calls, deals around a hand, known deals, and Tarocco."""
+    """Every run fingerprinted, by name: each French preset with each bot, mixed tables (the
+    learned bot's among them), forced contracts and calls, deals around a hand, known deals,
+    and Tarocco."""
     from tarot_analysis.table.play import play, play_given
 
     cases: dict[str, Callable[[], str]] = {}
@@ -106,6 +107,13 @@ def runs() -> dict[str, Callable[[], str]]:
         ),
         PLAY_FIELDS,
     )  # fmt: skip
+    for name in ("fft-3", "fft-4", "fft-5"):
+        players = load_rules(name).players
+        mixed = ["learned", HEURISTIC_THEN[players], "random", "learned", "learned"][:players]
+        cases[f"{name}/learned"] = lambda name=name, mixed=mixed: fingerprint(
+            play(load_rules(name), 300, bots=mixed, seed=19, keep_tricks=True, chunk_size=150),
+            PLAY_FIELDS,
+        )  # fmt: skip
     tarocco = load_rules("tarocco")
     for bot in ("random", "heuristic"):
         cases[f"tarocco/{bot}"] = lambda bot=bot: fingerprint(

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -32,6 +33,8 @@ from tarot_analysis.engine.game import GameState, Observation
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import list_presets, load_rules
+from tarot_analysis.table import compiled
+from tarot_analysis.table import play as table_play
 from tarot_analysis.table.play import play, play_given
 from tests import golden_games
 from tests.test_engine import referee_all
@@ -52,6 +55,36 @@ GOLDEN = json.loads((ROOT / "tests" / "data" / "golden_games.json").read_text())
 @pytest.mark.parametrize("name", sorted(GOLDEN))
 def test_the_same_games_as_the_engine_before_the_state(name: str) -> None:
     assert golden_games.runs()[name]() == GOLDEN[name]
+
+
+def test_a_table_with_no_pimc_seat_plays_the_same_deals_without_the_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table compiled without the search plays what the whole table plays, deal for deal,
+    learned and rule bots together, and a pimc seat still goes to the whole table."""
+    rules = load_rules("fft-4")
+    bots = ["learned", "heuristic", "random", "learned"]
+    used: list[str] = []
+
+    def spy(name: str, kernel: Any) -> Any:
+        def call(*arguments: Any) -> None:
+            used.append(name)
+            kernel(*arguments)
+
+        return call
+
+    monkeypatch.setattr(table_play, "play_deals", spy("whole", compiled.play_deals))
+    monkeypatch.setattr(
+        table_play, "play_deals_without_search",
+        spy("without", compiled.play_deals_without_search),
+    )  # fmt: skip
+    quick = play(rules, 400, bots=bots, seed=5, keep_tricks=True, threads=1)
+    play(rules, 2, bots=["pimc:4", "heuristic", "heuristic", "heuristic"], seed=5, threads=1)
+    assert used == ["without", "whole"]
+    monkeypatch.setattr(table_play, "play_deals_without_search", compiled.play_deals)
+    whole = play(rules, 400, bots=bots, seed=5, keep_tricks=True, threads=1)
+    fields = golden_games.PLAY_FIELDS
+    assert golden_games.fingerprint(quick, fields) == golden_games.fingerprint(whole, fields)
 
 
 def test_a_changed_game_changes_its_fingerprint() -> None:

@@ -13,7 +13,8 @@ the trick on the table and what was announced.
 The random and heuristic bots decide by rule (:func:`decide_rules`). The pimc bot searches
 its cards, bids, calls and poignées (:mod:`tarot_analysis.bots.pimc`); its écart and chelem
 are the heuristic's. A table of rule bots only calls :func:`decide_rules`, a small function,
-and never compiles the search into its loop.
+in its loop. A table where no pimc bot sits asks :func:`decide_without_search`, compiled
+without the search and the solver: about a fifth of what compiling :func:`decide` takes.
 
 The écart is chosen whole, at its first decision (:func:`choose_ecart`: among the cards that
 may go freely, the rest among those allowed only when too few may), kept in the workspace
@@ -81,6 +82,7 @@ __all__ = [
     "choose_ecart",
     "decide",
     "decide_rules",
+    "decide_without_search",
     "network_action",
     "workspace",
 ]
@@ -131,7 +133,8 @@ def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
 @njit(**KERNEL)
 def asks_more(bots: Any) -> bool:
     """Whether a bot that is more than a rule sits at the table ``bots`` (a search, a
-    network): the table then asks through :func:`decide`, else :func:`decide_rules` alone."""
+    network): the table then asks through :func:`decide` (or :func:`decide_without_search`),
+    else :func:`decide_rules` alone."""
     for seat in range(bots.shape[0]):
         if bots[seat, B_KIND] == PIMC or bots[seat, B_KIND] == LEARNED:
             return True
@@ -142,8 +145,6 @@ def asks_more(bots: Any) -> bool:
 def decide(m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws: Workspace) -> int:
     """The action the bot ``bot`` (its row) takes for ``seat``, the seat to act, at the
     decision of ``(m, s)``; ``rng`` the table's generator, ``ws`` its :func:`workspace`."""
-    if bot[B_KIND] == LEARNED and bot[B_LEARNS] >> s[S_KIND] & 1:
-        return network_action(m, s, seat, bot, p, half, rng, ws)
     if bot[B_KIND] == PIMC:
         for k in range(bot.shape[0]):
             ws.pimc.bot[k] = bot[k]  # how its worlds are read and played out
@@ -156,6 +157,19 @@ def decide(m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws:
             )
         if kind in (BID, CALL, POIGNEE):
             return pimc.decide(m, s, bot[B_WORLDS], p, half, rng, ws.pimc)
+    return decide_without_search(m, s, seat, bot, p, half, rng, ws)
+
+
+@njit(**KERNEL)
+def decide_without_search(
+    m: Any, s: Any, seat: int, bot: Any, p: Any, half: Any, rng: Any, ws: Workspace
+) -> int:
+    """:func:`decide` where no seat searches: the learned bots' networks and the rule bots.
+    Compiled without the pimc bot's search and the double-dummy solver, which are most of what
+    :func:`decide` takes to compile: a table with no pimc seat asks here
+    (:func:`tarot_analysis.table.compiled.play_deals_without_search`)."""
+    if bot[B_KIND] == LEARNED and bot[B_LEARNS] >> s[S_KIND] & 1:
+        return network_action(m, s, seat, bot, p, half, rng, ws)
     return decide_rules(m, s, seat, bot, p, rng, ws.plan)
 
 

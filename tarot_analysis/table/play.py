@@ -24,7 +24,7 @@ import numpy.typing as npt
 import pandas as pd
 
 from tarot_analysis._jit import chunk_states, normalise_seed
-from tarot_analysis.bots import BOTS, Bot, seat_rows
+from tarot_analysis.bots import B_KIND, BOTS, PIMC, Bot, seat_rows
 from tarot_analysis.deals.deal import (
     DEFAULT_CHUNK_SIZE,
     DealPlan,
@@ -51,7 +51,7 @@ from tarot_analysis.runs.progress import bar as progress_bar
 from tarot_analysis.runs.simulate import map_chunks, run_metadata
 from tarot_analysis.stats import wilson_interval
 from tarot_analysis.table import tarocco
-from tarot_analysis.table.compiled import play_deals
+from tarot_analysis.table.compiled import play_deals, play_deals_without_search
 from tarot_analysis.table.python_bots import bot_name, is_python_bot, play_python
 
 __all__ = [
@@ -431,7 +431,8 @@ class _Table:
                 script=script, script_ecart=script_ecart, done=done,
             )  # fmt: skip
             return
-        play_deals(
+        searched = bool((self.seating.rows[:, B_KIND] == PIMC).any())
+        (play_deals if searched else play_deals_without_search)(
             result.masks, dealers, self.seating.rows, self.seating.nets, forced,
             self.engine.params, self.engine.half_points, self.engine.scoring, rng, *out, counts,
             _NO_SCRIPT if script is None else script,

@@ -41,6 +41,8 @@ from tarot_analysis.table.compiled import advance, record_deal
 
 __all__ = ["PythonBot", "bot_name", "is_python_bot", "play_python"]
 
+_NOT_COUNTED = np.empty(0, dtype=np.int64)  # no count of the deals done is kept
+
 
 @runtime_checkable
 class PythonBot(Protocol):
@@ -124,9 +126,7 @@ def play_python(
                     f"not a legal action (legal: {legal})"
                 )
             S.apply(m, s, int(action), p, half)
-        record_deal(m, s, d, p, *out)
-        if done is not None and len(done):
-            done[0] = d + 1
+        record_deal(m, s, d, p, *out, _NOT_COUNTED if done is None else done)
 
 
 def _scripted(
