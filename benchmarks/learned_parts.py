@@ -13,10 +13,16 @@ decision. Then, one after the other on one thread, over the same positions, each
   :func:`tarot_analysis.engine.action_features.action_features_into`;
 - ``encoding``: what the seat knows, :func:`tarot_analysis.engine.encoding.encode_into`;
 - ``trunk 1``, ``trunk 2``, ...: each layer of the trunk, from the previous one's outputs;
+- ``trunk 1 kept``: the first layer kept per seat from its last decision and updated by the
+  rows of the inputs that changed (:func:`tarot_analysis.bots.learned.kept_first_layer`), the
+  decisions in the order they were played, as the table keeps it;
 - ``head``: the rest of :func:`tarot_analysis.bots.learned.action_scores` (the head's state
   part once, then each legal action), measured as the whole of it less the trunk's layers;
 - ``decision``: the whole decision as the table asks it
   (:func:`tarot_analysis.bots.door.decide_without_search`), forced ones included.
+
+It also gives the share of those decisions where the table's action (its first layer kept per
+seat) is the action taken with the first layer computed whole.
 
 A decision with one legal action skips the network: the share of those is given. Times are
 nanoseconds a decision (a position), and each part's share of the whole decision. Machines are
@@ -35,7 +41,13 @@ from numba import njit
 
 from tarot_analysis import __version__
 from tarot_analysis.bots import B_LEARNS, Bot, door, seat_rows
-from tarot_analysis.bots.learned import _layer, action_scores, load_model, shipped_model
+from tarot_analysis.bots.learned import (
+    _layer,
+    action_scores,
+    kept_first_layer,
+    load_model,
+    shipped_model,
+)
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.action_features import N_ACTION_FEATURES, action_features_into
@@ -108,31 +120,55 @@ def _layer_all(
 
 
 @njit(cache=True)
+def _kept_all(
+    weights: Any, n_in: int, n_out: int, src: Any, ss: Any, counts: Any, kept: Any, seen: Any,
+    updates: Any, dst: Any, count_changes: bool,
+) -> int:  # fmt: skip
+    """The first layer kept per seat from its last decision, the positions in the order they
+    were played; the inputs changed since each seat's last decision, in all, when counted."""
+    changed = 0
+    for k in range(src.shape[0]):
+        if counts[k] > 1:
+            seat = ss[k, S.S_ACTOR]
+            if count_changes:
+                for i in range(n_in):
+                    changed += src[k, i] != seen[seat, i]
+            kept_first_layer(
+                weights, n_in, n_out, src[k], kept[seat], seen[seat], updates[seat : seat + 1],
+                dst[k],
+            )  # fmt: skip
+    return changed
+
+
+@njit(cache=True)
 def _scores_all(
     weights: Any, widths: Any, trunk: int, xs: Any, features: Any, counts: Any, scratch: Any
 ) -> float:
     scores = np.zeros(S.N_ACTIONS, dtype=np.float32)
+    not_kept = np.zeros(0, dtype=np.float32)
+    not_updated = np.zeros(1, dtype=np.int64)
     total = 0.0
     for k in range(xs.shape[0]):
         if counts[k] > 1:
-            action_scores(weights, widths, trunk, xs[k], features[k], counts[k], scores, scratch)
+            action_scores(
+                weights, widths, trunk, xs[k], features[k], counts[k], scores, scratch,
+                not_kept, not_kept, not_updated,
+            )  # fmt: skip
             total += scores[0]
     return total
 
 
 @njit(cache=True)
 def _decisions_all(
-    ms: Any, ss: Any, count: int, bots: Any, p: Any, half: Any, rng: Any, ws: Any
-) -> int:
-    total = 0
+    ms: Any, ss: Any, count: int, bots: Any, p: Any, half: Any, rng: Any, ws: Any, chosen: Any
+) -> None:
     m = np.zeros(S.N_M, dtype=np.uint64)
     s = np.zeros(S.N_S, dtype=np.int64)
     for k in range(count):
         m[:] = ms[k]
         s[:] = ss[k]
         seat = s[S.S_ACTOR]
-        total += door.decide_without_search(m, s, seat, bots[seat], p, half, rng, ws)
-    return total
+        chosen[k] = door.decide_without_search(m, s, seat, bots[seat], p, half, rng, ws)
 
 
 def _best(run: Any, repeat: int) -> float:
@@ -182,12 +218,30 @@ def measure(preset: str, deals: int, repeat: int, limit: int) -> dict[str, Any]:
         )
         layers.append(out)
         at += (n_in + 1) * n_out
+    first = int(widths[1])
+    kept = np.zeros((S.MAX_SEATS, first), dtype=np.float32)
+    seen = np.zeros((S.MAX_SEATS, xs.shape[1]), dtype=np.float32)
+    updates = np.zeros(S.MAX_SEATS, dtype=np.int64)
+    out = np.zeros((count, first), dtype=np.float32)
+    timed(
+        "trunk 1 kept",
+        lambda: _kept_all(
+            weights, xs.shape[1], first, xs, ss, counts, kept, seen, updates, out, False
+        ),
+    )
+    changed = _kept_all(weights, xs.shape[1], first, xs, ss, counts, kept, seen, updates, out, True)
     scratch = np.zeros(4 * int(max(widths[1:-1])) + 8, dtype=np.float32)
     whole = 1e9 * _best(
         lambda: _scores_all(weights, widths, trunk, xs, features, counts, scratch), repeat
     ) / count  # fmt: skip
     nanoseconds["head"] = whole - sum(nanoseconds[f"trunk {k + 1}"] for k in range(trunk))
-    timed("decision", lambda: _decisions_all(ms, ss, count, rows, p, half, rng, ws))
+    chosen = np.zeros(count, dtype=np.int64)
+    timed("decision", lambda: _decisions_all(ms, ss, count, rows, p, half, rng, ws, chosen))
+    # The same decisions with the first layer computed whole at each: the actions compared.
+    afresh = ws._replace(kept=np.zeros((S.MAX_SEATS, 0), dtype=np.float32))
+    whole = np.zeros(count, dtype=np.int64)
+    _decisions_all(ms, ss, count, rows, p, half, rng.copy(), ws, chosen)
+    _decisions_all(ms, ss, count, rows, p, half, rng.copy(), afresh, whole)
     networked = counts > 1
     return {
         "rules": preset, "version": __version__, "deals": deals, "decisions": int(decisions),
@@ -196,6 +250,9 @@ def measure(preset: str, deals: int, repeat: int, limit: int) -> dict[str, Any]:
         "legal_actions_mean": float(counts[networked].mean()),
         "inputs_not_zero_mean": float((xs[networked] != 0).sum(axis=1).mean()),
         "trunk_1_not_zero_mean": float((layers[1][networked] != 0).sum(axis=1).mean()),
+        "inputs_changed_mean": float(changed / networked.sum()),
+        "same_action_kept_and_afresh": float((chosen == whole)[networked].mean()),
+        "different_actions": int((chosen != whole)[networked].sum()),
         "nanoseconds": nanoseconds,
     }  # fmt: skip
 
@@ -222,8 +279,13 @@ def main() -> None:
         f"  network {'x'.join(map(str, result['widths']))} (trunk {result['trunk']}); "
         f"{result['forced_share']:.1%} forced; {result['legal_actions_mean']:.1f} legal "
         f"actions, {result['inputs_not_zero_mean']:.0f} inputs and "
-        f"{result['trunk_1_not_zero_mean']:.0f} first-layer outputs not zero on average "
-        f"where it is asked"
+        f"{result['trunk_1_not_zero_mean']:.0f} first-layer outputs not zero, "
+        f"{result['inputs_changed_mean']:.1f} inputs changed since the seat's last decision, "
+        f"on average where it is asked"
+    )
+    print(
+        f"  the same action with the first layer kept as computed whole: "
+        f"{result['same_action_kept_and_afresh']:.4%} ({result['different_actions']} differ)"
     )
     print(f"  {'part':<12} {'ns a decision':>14} {'share':>7}")
     for name, value in ns.items():

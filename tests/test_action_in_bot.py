@@ -13,6 +13,7 @@ from tarot_analysis._jit import chunk_states
 from tarot_analysis.bots import B_MARGIN_0, B_TRUNK, door, seat_rows
 from tarot_analysis.bots.learned import (
     ACTION_IN_FORMAT,
+    KEPT_UPDATES,
     decide_action_in,
     load_model,
     scratch_size,
@@ -104,10 +105,14 @@ def _decisions(seed: int) -> list[GameState]:
     return found
 
 
+@pytest.mark.parametrize("kept", [False, True], ids=["afresh", "kept"])
 @pytest.mark.parametrize("layers", [((16, 8), (8,)), ((12,), ()), ((8,), (6, 4))])
 def test_compiled_scores_are_the_training_networks(
-    layers: tuple[tuple[int, ...], tuple[int, ...]], tmp_path: Path
+    layers: tuple[tuple[int, ...], tuple[int, ...]], kept: bool, tmp_path: Path
 ) -> None:
+    """The compiled scores are the training code's, with the first layer computed whole at
+    each decision or kept per seat from its last decision and updated (the decisions of whole
+    deals, one after another, each seat's updates past the bound that computes it whole)."""
     trunk, head = layers
     model = load_model(_saved(tmp_path / "net.npz", trunk, head), "fft-4")
     params, _ = load_action_in(tmp_path / "net.npz", "fft-4")
@@ -117,6 +122,10 @@ def test_compiled_scores_are_the_training_networks(
     mask = np.zeros(N_ACTIONS, dtype=np.bool_)
     features = np.zeros((N_ACTIONS, N_ACTION_FEATURES), dtype=np.uint8)
     actions = np.zeros(N_ACTIONS, dtype=np.int64)
+    first = trunk[0] if kept else 0
+    layers_kept = np.zeros((4, first), dtype=np.float32)
+    seen = np.zeros((4, x.shape[0] if kept else 0), dtype=np.float32)
+    updates = np.zeros(4, dtype=np.int64)
     compared = 0
     states = [state for seed in range(4, 10) for state in _decisions(seed)]
     for state in states:
@@ -132,11 +141,13 @@ def test_compiled_scores_are_the_training_networks(
         chosen = decide_action_in(
             state.m, state.s, seat, state.engine.params, state.engine.half_points, hint,
             model.weights, model.layout, model.trunk, x, out, scratch, mask, features, actions,
+            layers_kept[seat], seen[seat], updates[seat : seat + 1],
         )  # fmt: skip
         np.testing.assert_allclose(out[listed], expected, rtol=1e-5, atol=1e-5)
         assert chosen == listed[int(np.argmax(expected))]
         compared += 1
     assert compared > 50
+    assert (updates > 0).all() == kept and (not kept or len(states) > 4 * KEPT_UPDATES)
 
 
 def test_the_seated_bot_takes_the_networks_best_action(tmp_path: Path) -> None:

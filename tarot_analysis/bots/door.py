@@ -102,6 +102,9 @@ class Workspace(NamedTuple):
     mask: Any  # bool (N_ACTIONS,): the legal actions
     features: Any  # uint8 (N_ACTIONS, N_ACTION_FEATURES): an action-in network's features
     actions: Any  # int64 (N_ACTIONS,): the actions of those rows
+    kept: Any  # float32 (MAX_SEATS, first layer): each seat's first layer, kept between decisions
+    seen: Any  # float32 (MAX_SEATS, encoding): the inputs each seat's kept layer is of
+    updates: Any  # int64 (MAX_SEATS,): its updates since it was computed whole (0: never)
 
 
 def workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
@@ -127,6 +130,9 @@ def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         mask=np.zeros(N_ACTIONS, dtype=np.bool_),
         features=np.zeros((N_ACTIONS, N_ACTION_FEATURES), dtype=np.uint8),
         actions=np.zeros(N_ACTIONS, dtype=np.int64),
+        kept=np.zeros((MAX_SEATS, margin.first_width(bots)), dtype=np.float32),
+        seen=np.zeros((MAX_SEATS, learned.MAX_ENCODING), dtype=np.float32),
+        updates=np.zeros(MAX_SEATS, dtype=np.int64),
     )  # fmt: skip
 
 
@@ -182,7 +188,7 @@ def network_action(
     ruled = decide_rules(m, s, seat, bot, p, rng, ws.plan)
     return margin.override(
         m, s, seat, ruled, bot, p, half, ws.nets, ws.x, ws.out, ws.scratch, ws.mask,
-        ws.features, ws.actions,
+        ws.features, ws.actions, ws.kept, ws.seen, ws.updates,
     )  # fmt: skip
 
 

@@ -70,6 +70,7 @@ from tarot_analysis.runs.files import replacing
 
 __all__ = [
     "ACTION_IN_FORMAT",
+    "KEPT_UPDATES",
     "LEARNABLE",
     "MAX_ENCODING",
     "MAX_HIDDEN_WIDTH",
@@ -83,6 +84,7 @@ __all__ = [
     "decide_learned",
     "flatten",
     "forward",
+    "kept_first_layer",
     "load_model",
     "read_model_arrays",
     "save_model",
@@ -114,6 +116,9 @@ MAX_HIDDEN_WIDTH: Final = 4096
 #: The most weights a network may hold: 2**26 float32, 256 MiB (four hidden layers of
 #: :data:`MAX_HIDDEN_WIDTH` hold about 55 million).
 MAX_WEIGHTS: Final = 1 << 26
+#: How many times a seat's first layer is updated from its last decision's
+#: (:func:`kept_first_layer`) before it is computed whole again.
+KEPT_UPDATES: Final = 32
 #: The largest margin of a decision, in points: far beyond any deal's score.
 MAX_MARGIN: Final = 10_000.0
 #: The most bytes each array of a model file may take once unpacked, its header with it: the
@@ -636,7 +641,7 @@ def decide_learned(
 @njit(**KERNEL)
 def action_scores(
     weights: Any, widths: Any, trunk: int, x: Any, features: Any, count: int, scores: Any,
-    scratch: Any,
+    scratch: Any, kept: Any, seen: Any, updates: Any,
 ) -> None:  # fmt: skip
     """An action-in network's score of each of ``count`` actions into ``scores[:count]``: its
     ``trunk`` layers (ReLU each) read the state ``x`` into the state's vector; the head's
@@ -644,6 +649,8 @@ def action_scores(
     that :data:`~tarot_analysis.engine.action_features.FEATURE_SCALE` scales), ReLU between
     the head's layers, its last gives the score. The state's part of the head's first layer is
     computed once, not once per action. ``scratch``: float32, :func:`scratch_size` long.
+    ``kept``, ``seen`` and ``updates``: the seat's first layer kept from its last decision
+    (:func:`kept_first_layer`), or arrays shorter than the layer to compute it afresh.
     Allocates nothing."""
     depth = widths.shape[0]
     widest = 1
@@ -653,7 +660,11 @@ def action_scores(
     src_at = 0
     for k in range(trunk):
         dst_at = (k % 2) * widest
-        if k == 0:
+        if k == 0 and kept.shape[0] >= widths[1] and seen.shape[0] >= widths[0]:
+            at = kept_first_layer(
+                weights, widths[0], widths[1], x, kept, seen, updates, scratch[dst_at:]
+            )
+        elif k == 0:
             at = _layer(weights, at, widths[0], widths[1], x, 0, scratch, dst_at, True)
         else:
             at = _layer(
@@ -695,6 +706,57 @@ def action_scores(
 
 
 @njit(**KERNEL)
+def kept_first_layer(
+    weights: Any, n_in: int, n_out: int, x: Any, kept: Any, seen: Any, updates: Any, dst: Any
+) -> int:
+    """A network's first layer for the inputs ``x``, ReLU applied, into ``dst[:n_out]``, from
+    the same layer kept for the seat's last inputs: ``kept[:n_out]`` holds the layer before
+    ReLU for the inputs ``seen[:n_in]``, and only the rows of the inputs that changed since are
+    added, each times its change, as chess engines keep theirs (NNUE). Between two decisions
+    of a seat a few of its inputs change (a trick's cards, a void), where dozens are not zero.
+    ``updates[0]``: the updates since the layer was last computed whole (0: never); it is
+    computed whole again after :data:`KEPT_UPDATES`, which bounds float32's rounding in the
+    sums. ``kept`` and ``seen`` then hold ``x``'s layer. Returns where the next layer's weights
+    start. Allocates nothing."""
+    bias = n_in * n_out
+    layer = kept[:n_out]
+    if updates[0] == 0 or updates[0] > KEPT_UPDATES:
+        _affine(weights, 0, n_in, n_out, bias, x, 0, layer)
+        for i in range(n_in):
+            seen[i] = x[i]
+        updates[0] = 1
+    else:
+        # Two inputs compared at a time, as one 64-bit word: most words are the same.
+        words = n_in // 2
+        now = x[: 2 * words].view(np.uint64)
+        before = seen[: 2 * words].view(np.uint64)
+        for w in range(words):
+            if now[w] != before[w]:
+                _update_rows(weights, n_out, x, seen, 2 * w, 2 * w + 2, layer)
+        _update_rows(weights, n_out, x, seen, 2 * words, n_in, layer)
+        updates[0] += 1
+    for j in range(n_out):
+        dst[j] = max(layer[j], 0.0)
+    return bias + n_out
+
+
+@njit(**KERNEL)
+def _update_rows(
+    weights: Any, n_out: int, x: Any, seen: Any, start: int, stop: int, layer: Any
+) -> None:
+    """``layer[:n_out]`` updated for the inputs ``start`` to ``stop`` going from ``seen`` to
+    ``x``: each changed input's row of the first layer added times its change; ``seen``
+    follows."""
+    for i in range(start, stop):
+        change = x[i] - seen[i]
+        if change != 0.0:
+            row = weights[i * n_out : (i + 1) * n_out]
+            for j in range(n_out):
+                layer[j] += change * row[j]
+            seen[i] = x[i]
+
+
+@njit(**KERNEL)
 def _state_part(
     weights: Any, at: int, n_in: int, n_out: int, src: Any, src_at: int, dst: Any, dst_at: int
 ) -> None:
@@ -709,17 +771,20 @@ def _state_part(
 def decide_action_in(
     m: Any, s: Any, seat: int, p: Any, half: Any, hint: int, weights: Any, widths: Any,
     trunk: int, x: Any, out: Any, scratch: Any, mask: Any, features: Any, actions: Any,
+    kept: Any, seen: Any, updates: Any,
 ) -> int:  # fmt: skip
     """The action-in bot's action for ``seat`` at the state ``(m, s)``: each legal action's
     features (``hint``: the heuristic's action) into ``features`` and ``actions``, its view
     encoded into ``x``, each legal action's score into ``out[action]`` (the others' left
     undefined; none when a single action is legal: it is taken without them). The legal
-    action of highest score, the lowest of equal ones. Allocates nothing."""
+    action of highest score, the lowest of equal ones. ``kept``, ``seen``, ``updates``: the
+    seat's first layer kept between its decisions (:func:`action_scores`). Allocates
+    nothing."""
     count = action_features_into(m, s, p, half, seat, hint, mask, actions, features)
     if count <= 1:
         return actions[0] if count == 1 else -1
     encode_into(m, s, p, half, seat, x)
-    action_scores(weights, widths, trunk, x, features, count, out, scratch)
+    action_scores(weights, widths, trunk, x, features, count, out, scratch, kept, seen, updates)
     best = 0
     for k in range(1, count):
         if out[k] > out[best]:

@@ -17,7 +17,7 @@ from tarot_analysis._jit import KERNEL
 from tarot_analysis.bots import B_DEPTH, B_LEARNS, B_MARGIN_0, B_NET, B_TRUNK, B_WIDTH_0, learned
 from tarot_analysis.engine.state import S_KIND
 
-__all__ = ["override", "table_scratch"]
+__all__ = ["first_width", "override", "table_scratch"]
 
 
 @njit(cache=True)
@@ -35,10 +35,22 @@ def table_scratch(bots: Any) -> int:
     return most
 
 
+@njit(cache=True)
+def first_width(bots: Any) -> int:
+    """The widest first layer of the action-in networks of the table ``bots`` (their rows),
+    which each seat keeps between its decisions; 0 without one."""
+    most = 0
+    for seat in range(bots.shape[0]):
+        if bots[seat, B_TRUNK] > 0:
+            most = max(most, bots[seat, B_WIDTH_0 + 1])
+    return most
+
+
 @njit(**KERNEL)
 def override(
     m: Any, s: Any, seat: int, ruled: int, bot: Any, p: Any, half: Any, nets: Any, x: Any,
-    out: Any, scratch: Any, mask: Any, features: Any, actions: Any,
+    out: Any, scratch: Any, mask: Any, features: Any, actions: Any, kept: Any, seen: Any,
+    updates: Any,
 ) -> int:  # fmt: skip
     """The learned bot's action where the heuristic takes ``ruled``: its network's best
     (:func:`tarot_analysis.bots.learned.decide_learned`, or for an action-in network
@@ -47,7 +59,10 @@ def override(
     else ``ruled``. ``bot`` is the row of the bot whose network it is
     (:func:`tarot_analysis.bots.seat_rows`: its weights start at ``B_NET`` in ``nets``); a
     decision the bot does not learn is ``ruled`` without asking. ``features`` and
-    ``actions``: an action-in network's rows of features and their actions."""
+    ``actions``: an action-in network's rows of features and their actions; ``kept``,
+    ``seen`` and ``updates``: each seat's first layer kept between its decisions, a row per
+    seat (:func:`tarot_analysis.bots.learned.kept_first_layer`; rows shorter than the layer:
+    not kept)."""
     kind = s[S_KIND]
     if bot[B_DEPTH] == 0 or not bot[B_LEARNS] >> kind & 1:
         return ruled
@@ -55,7 +70,7 @@ def override(
     if bot[B_TRUNK] > 0:
         best = learned.decide_action_in(
             m, s, seat, p, half, ruled, nets[bot[B_NET] :], widths, bot[B_TRUNK], x, out,
-            scratch, mask, features, actions,
+            scratch, mask, features, actions, kept[seat], seen[seat], updates[seat : seat + 1],
         )  # fmt: skip
     else:
         best = learned.decide_learned(

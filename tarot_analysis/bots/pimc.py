@@ -238,6 +238,10 @@ class Workspace(NamedTuple):
     legal: Any  # bool (N_ACTIONS,): the legal actions, for the network
     features: Any  # uint8 (N_ACTIONS, N_ACTION_FEATURES): an action-in network's features
     actions: Any  # int64 (N_ACTIONS,): the actions of those rows
+    # float32 (MAX_SEATS, 0) and int64 (MAX_SEATS,): no first layer kept between decisions (the
+    # worlds and play-outs move from seat to seat and world to world)
+    not_kept: Any
+    not_updated: Any
 
 
 @njit(**KERNEL)
@@ -326,6 +330,8 @@ def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         legal=np.zeros(N_ACTIONS, dtype=np.bool_),
         features=np.zeros((N_ACTIONS, N_ACTION_FEATURES), dtype=np.uint8),
         actions=np.zeros(N_ACTIONS, dtype=np.int64),
+        not_kept=np.zeros((MAX_SEATS, 0), dtype=np.float32),
+        not_updated=np.zeros(MAX_SEATS, dtype=np.int64),
     )
 
 
@@ -734,7 +740,7 @@ def _learned(m: Any, s: Any, seat: int, ruled: int, p: Any, half: Any, ws: Works
     a world where the heuristic takes ``ruled``."""
     return margin.override(
         m, s, seat, ruled, ws.bot, p, half, ws.nets, ws.inputs, ws.outputs, ws.hidden, ws.legal,
-        ws.features, ws.actions,
+        ws.features, ws.actions, ws.not_kept, ws.not_kept, ws.not_updated,
     )  # fmt: skip
 
 
