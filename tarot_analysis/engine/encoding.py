@@ -32,7 +32,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from tarot_analysis._jit import KERNEL
+from tarot_analysis._jit import KERNEL, trailing_zeros
 from tarot_analysis.engine import params as R
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.cardsets import EXCUSE, N_SUIT_CARDS, ONE, TRUMPS_HI, ZERO
@@ -164,13 +164,14 @@ def encode_into(m: Any, s: Any, p: Any, half: Any, seat: int, out: Any) -> int:
 
 @njit(**KERNEL)
 def _cards(lo: np.uint64, hi: np.uint64, out: Any, at: int) -> None:
-    """Set ``out[at + card]`` for every card of the set ``(lo, hi)``."""
-    for card in range(N_SUIT_CARDS):
-        if (lo >> np.uint64(card)) & ONE:
-            out[at + card] = 1.0
-    for bit in range(N_CARDS - N_SUIT_CARDS):
-        if (hi >> np.uint64(bit)) & ONE:
-            out[at + N_SUIT_CARDS + bit] = 1.0
+    """Set ``out[at + card]`` for every card of the set ``(lo, hi)``, taking its lowest card
+    off until none is left: as many steps as cards, not 78 tests."""
+    while lo:
+        out[at + trailing_zeros(lo)] = 1.0
+        lo &= lo - ONE
+    while hi:
+        out[at + N_SUIT_CARDS + trailing_zeros(hi)] = 1.0
+        hi &= hi - ONE
 
 
 @njit(**KERNEL)
