@@ -26,6 +26,7 @@ from tarot_analysis.engine.action_features import (
 )
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encode, encoding_size
 from tarot_analysis.engine.game import GameState
+from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.engine.state import DECISIONS, N_ACTIONS
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
@@ -249,3 +250,41 @@ def test_a_margin_is_written_into_an_action_in_model(tmp_path: Path) -> None:
     assert after.metadata["margin_choices"] == {"bid": {"seed": 3}}
     rows, _ = seat_rows([f"learned:{out}", "heuristic", "heuristic", "heuristic"], "fft-4")
     assert rows[0, B_TRUNK] == before.trunk and rows[0, B_MARGIN_0 + DECISIONS.index("bid")] == 2500
+
+
+def test_a_deal_starts_with_every_first_layer_computed_whole() -> None:
+    """Once told a deal starts, a table's seats score their first decision of it exactly as a
+    new table does: the first layers kept from the deal before leave nothing behind, so a deal
+    is played the same alone as within a run."""
+    rules = load_rules("fft-4")
+    rows, nets = seat_rows(["learned"] * 4, rules)
+    rng = chunk_states(np.random.SeedSequence(1), 0, 1)[0]
+
+    def table() -> door.Workspace:
+        engine = engine_rules(rules)
+        return door.workspace(engine.params, engine.scoring, rows, nets)
+
+    def first_scores(ws: door.Workspace, state: GameState) -> np.ndarray:
+        seat = state.actor
+        legal = state.legal_actions()
+        assert len(legal) > 1
+        door.decide_without_search(
+            state.m, state.s, seat, rows[seat], state.engine.params, state.engine.half_points,
+            rng.copy(), ws,
+        )  # fmt: skip
+        return ws.out[legal].copy()
+
+    played = table()
+    state = GameState.deal(rules, seed=21)
+    while not state.is_over:  # a whole deal, every seat's first layer kept and updated
+        seat = state.actor
+        state.apply(
+            door.decide_without_search(
+                state.m, state.s, seat, rows[seat], state.engine.params,
+                state.engine.half_points, rng, played,
+            )
+        )  # fmt: skip
+    assert (played.updates[:4] > 1).all()
+    door.new_deal(played)
+    following = GameState.deal(rules, seed=22)
+    assert np.array_equal(first_scores(played, following), first_scores(table(), following))

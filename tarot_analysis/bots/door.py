@@ -84,6 +84,7 @@ __all__ = [
     "decide_rules",
     "decide_without_search",
     "network_action",
+    "new_deal",
     "workspace",
 ]
 
@@ -134,6 +135,15 @@ def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         seen=np.zeros((MAX_SEATS, learned.MAX_ENCODING), dtype=np.float32),
         updates=np.zeros(MAX_SEATS, dtype=np.int64),
     )  # fmt: skip
+
+
+@njit(**KERNEL)
+def new_deal(ws: Workspace) -> None:
+    """A deal starts: each seat's first layer is computed whole at its first decision, so that
+    a deal is played the same alone as within a run of deals (the layer kept from the seat's
+    last decision, :func:`tarot_analysis.bots.learned.kept_first_layer`, sums its rows in
+    another order than the layer computed whole, which could, rarely, tip a close choice)."""
+    ws.updates[:] = 0
 
 
 @njit(**KERNEL)

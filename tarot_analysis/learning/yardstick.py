@@ -99,6 +99,7 @@ def _value_deals(
     row = 0
     for d in range(masks.shape[0]):
         S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
+        door.new_deal(table_ws)
         step = 0
         while s[S.S_KIND] != S.OVER:
             kind = s[S.S_KIND]

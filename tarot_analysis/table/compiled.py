@@ -210,7 +210,7 @@ def play_deals(
     ws = door.allocate_workspace(p, scoring, bots, nets)
     parts, tricks_won, events = counts
     for d in range(masks.shape[0]):
-        _start_deal(m, s, masks, dealers, forced, d, p, half)
+        _start_deal(m, s, masks, dealers, forced, d, p, half, ws)
         _play_out(m, s, bots, d, scripted, script, script_ecart, p, half, rng, ws)
         record_deal(
             m, s, d, p, outcomes, poignees, log, leaders, ecarts, bids, parts, tricks_won,
@@ -248,7 +248,7 @@ def play_deals_without_search(
     ws = door.allocate_workspace(p, scoring, bots, nets)
     parts, tricks_won, events = counts
     for d in range(masks.shape[0]):
-        _start_deal(m, s, masks, dealers, forced, d, p, half)
+        _start_deal(m, s, masks, dealers, forced, d, p, half, ws)
         _play_out_without_search(m, s, bots, d, scripted, script, script_ecart, p, half, rng, ws)
         record_deal(
             m, s, d, p, outcomes, poignees, log, leaders, ecarts, bids, parts, tricks_won,
@@ -258,11 +258,13 @@ def play_deals_without_search(
 
 @njit(**KERNEL)
 def _start_deal(
-    m: Any, s: Any, masks: Any, dealers: Any, forced: Any, d: int, p: Any, half: Any
+    m: Any, s: Any, masks: Any, dealers: Any, forced: Any, d: int, p: Any, half: Any, ws: Any
 ) -> None:
-    """Deal ``d`` of ``masks`` dealt into ``(m, s)``, its dealer and forced choices set."""
+    """Deal ``d`` of ``masks`` dealt into ``(m, s)``, its dealer and forced choices set, and
+    the table's workspace told a deal starts (:func:`~tarot_analysis.bots.door.new_deal`)."""
     dealer = dealers[d] if d < dealers.shape[0] else np.int64(-1)
     start(m, s, masks[d], forced[d], dealer, p, half)
+    door.new_deal(ws)
 
 
 @njit(**KERNEL)

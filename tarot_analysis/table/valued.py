@@ -60,6 +60,7 @@ def _value_deals(
     no_forced = np.full(4, -1, dtype=np.int64)
     for d in range(masks.shape[0]):
         S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
+        door.new_deal(table_ws)
         first_row = row
         step = 0
         legal = 0
