@@ -33,10 +33,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from typing import Any
 
 import numpy as np
+from bench_learned import _best
 from numba import njit
 
 from tarot_analysis import __version__
@@ -169,16 +169,6 @@ def _decisions_all(
         s[:] = ss[k]
         seat = s[S.S_ACTOR]
         chosen[k] = door.decide_without_search(m, s, seat, bots[seat], p, half, rng, ws)
-
-
-def _best(run: Any, repeat: int) -> float:
-    run()  # warm-up
-    best = float("inf")
-    for _ in range(repeat):
-        started = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - started)
-    return best
 
 
 def measure(preset: str, deals: int, repeat: int, limit: int) -> dict[str, Any]:
