@@ -14,7 +14,7 @@ The random and heuristic bots decide by rule (:func:`decide_rules`). The pimc bo
 its cards, bids, calls and poignées (:mod:`tarot_analysis.bots.pimc`); its écart and chelem
 are the heuristic's. A table of rule bots only calls :func:`decide_rules`, a small function,
 in its loop. A table where no pimc bot sits asks :func:`decide_without_search`, compiled
-without the search and the solver: about a fifth of what compiling :func:`decide` takes.
+without the search and the solver: about a quarter of what compiling :func:`decide` takes.
 
 The écart is chosen whole, at its first decision (:func:`choose_ecart`: among the cards that
 may go freely, the rest among those allowed only when too few may), kept in the workspace

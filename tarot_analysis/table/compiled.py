@@ -185,7 +185,7 @@ def play_deals(
     and ``nets`` the learned bots' weights (:func:`tarot_analysis.bots.seat_rows`);
     ``scoring`` the preset's scoring (``EngineRules.scoring``), for the pimc bot. A table
     where no pimc bot sits plays the same deals with :func:`play_deals_without_search`,
-    which compiles in about a fifth of the time.
+    which compiles in about a quarter of the time.
 
     ``dealers`` (n): in Tarocco the dealing seat, who takes row ``players`` of the deal (the
     extra cards), discards and leads; empty in French presets, where the last seat deals.
