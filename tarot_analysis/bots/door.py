@@ -73,6 +73,7 @@ from tarot_analysis.engine.state import (
     SHOW_0,
     call_now,
     legal_cards_now,
+    start,
 )
 from tarot_analysis.runs.interrupts import held_interrupts
 
@@ -85,6 +86,7 @@ __all__ = [
     "decide_without_search",
     "network_action",
     "new_deal",
+    "start_deal",
     "workspace",
 ]
 
@@ -135,6 +137,17 @@ def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         seen=np.zeros((MAX_SEATS, learned.MAX_ENCODING), dtype=np.float32),
         updates=np.zeros(MAX_SEATS, dtype=np.int64),
     )  # fmt: skip
+
+
+@njit(**KERNEL)
+def start_deal(
+    m: Any, s: Any, cards: Any, forced: Any, dealer: int, p: Any, half: Any, ws: Workspace
+) -> None:
+    """Start a deal at a table: the engine's start (``engine.state.start``) and the table's
+    workspace told (:func:`new_deal`). Every loop that plays deals through the door starts
+    them here."""
+    start(m, s, cards, forced, dealer, p, half)
+    new_deal(ws)
 
 
 @njit(**KERNEL)

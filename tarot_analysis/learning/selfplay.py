@@ -107,8 +107,7 @@ def _self_play_deals(
     actions = np.zeros(S.N_ACTIONS, dtype=np.int64)
     row = 0
     for d in range(masks.shape[0]):
-        S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
-        door.new_deal(ws)
+        door.start_deal(m, s, masks[d], no_forced, np.int64(-1), p, half, ws)
         step = 0
         while s[S.S_KIND] != S.OVER:
             kind = s[S.S_KIND]

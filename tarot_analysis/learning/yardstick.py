@@ -98,8 +98,7 @@ def _value_deals(
     no_forced = np.full(4, -1, dtype=np.int64)
     row = 0
     for d in range(masks.shape[0]):
-        S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
-        door.new_deal(table_ws)
+        door.start_deal(m, s, masks[d], no_forced, np.int64(-1), p, half, table_ws)
         step = 0
         while s[S.S_KIND] != S.OVER:
             kind = s[S.S_KIND]

@@ -53,7 +53,6 @@ from tarot_analysis.engine.state import (
     discard,
     legal_cards_now,
     play_card,
-    start,
 )
 from tarot_analysis.game.cards import N_CARDS
 
@@ -260,11 +259,10 @@ def play_deals_without_search(
 def _start_deal(
     m: Any, s: Any, masks: Any, dealers: Any, forced: Any, d: int, p: Any, half: Any, ws: Any
 ) -> None:
-    """Deal ``d`` of ``masks`` dealt into ``(m, s)``, its dealer and forced choices set, and
-    the table's workspace told a deal starts (:func:`~tarot_analysis.bots.door.new_deal`)."""
+    """Deal ``d`` of ``masks`` dealt into ``(m, s)``, its dealer and forced choices set
+    (:func:`~tarot_analysis.bots.door.start_deal`)."""
     dealer = dealers[d] if d < dealers.shape[0] else np.int64(-1)
-    start(m, s, masks[d], forced[d], dealer, p, half)
-    door.new_deal(ws)
+    door.start_deal(m, s, masks[d], forced[d], dealer, p, half, ws)
 
 
 @njit(**KERNEL)

@@ -29,7 +29,7 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from tarot_analysis.bots.door import choose_ecart, new_deal, workspace
+from tarot_analysis.bots.door import choose_ecart, start_deal, workspace
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.cardsets import ZERO
 from tarot_analysis.engine.game import GameState, Observation, action_name
@@ -99,8 +99,7 @@ def play_python(
         ws = workspace(p, engine.scoring, bots, nets)
     for d in range(len(masks)):
         dealer = int(dealers[d]) if d < len(dealers) else -1
-        S.start(m, s, masks[d], forced[d], dealer, p, half)
-        new_deal(ws)
+        start_deal(m, s, masks[d], forced[d], dealer, p, half, ws)
         while s[S.S_KIND] != S.OVER:
             if script is not None and _scripted(state, d, script, script_ecart, bots, rng):
                 continue

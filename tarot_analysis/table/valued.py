@@ -59,8 +59,7 @@ def _value_deals(
     mask = np.zeros(S.N_ACTIONS, dtype=np.bool_)
     no_forced = np.full(4, -1, dtype=np.int64)
     for d in range(masks.shape[0]):
-        S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
-        door.new_deal(table_ws)
+        door.start_deal(m, s, masks[d], no_forced, np.int64(-1), p, half, table_ws)
         first_row = row
         step = 0
         legal = 0
