@@ -114,14 +114,26 @@ def regular_file(
     except FileNotFoundError:
         raise error(f"{what} {where}: no such file") from None
     except OSError as failure:
-        raise error(f"{what} {where}: cannot be read ({failure.strerror or failure})") from None
+        raise error(_unreadable(what, where, failure)) from None
     if stat.S_ISDIR(mode.st_mode):
         raise error(f"{what} {where}: is a folder, not a {what}")
     if not stat.S_ISREG(mode.st_mode):
-        raise error(f"{what} {where}: not a regular file (a device, a pipe or a socket)")
+        raise error(_not_regular(what, where))
     if mode.st_size > limit:
-        raise error(f"{what} {where}: larger than {size_text(limit)}, too large for a {what}")
+        raise error(_too_large(what, where, limit))
     return where
+
+
+def _unreadable(what: str, where: Path, failure: OSError) -> str:
+    return f"{what} {where}: cannot be read ({failure.strerror or failure})"
+
+
+def _not_regular(what: str, where: Path) -> str:
+    return f"{what} {where}: not a regular file (a device, a pipe or a socket)"
+
+
+def _too_large(what: str, where: Path, limit: int) -> str:
+    return f"{what} {where}: larger than {size_text(limit)}, too large for a {what}"
 
 
 def read_bytes(
@@ -139,12 +151,12 @@ def read_bytes(
         descriptor = os.open(where, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(descriptor, "rb") as file:
             if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
-                raise error(f"{what} {where}: not a regular file (a device, a pipe or a socket)")
+                raise error(_not_regular(what, where))
             data = file.read(limit + 1)
     except OSError as failure:
-        raise error(f"{what} {where}: cannot be read ({failure.strerror or failure})") from None
+        raise error(_unreadable(what, where, failure)) from None
     if len(data) > limit:
-        raise error(f"{what} {where}: larger than {size_text(limit)}, too large for a {what}")
+        raise error(_too_large(what, where, limit))
     return data
 
 
