@@ -134,6 +134,16 @@ def test_the_commands_teach_compact_lessons_and_train_an_action_in_network(
     assert model.decides == ("bid", "call", "poignee", "card")
 
 
+def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], out: Path) -> str:
+    """The one line a refused command says: exit status 2, nothing else said, ``out`` not
+    written."""
+    assert main(argv) == 2
+    lines = capsys.readouterr().err.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert not out.exists()
+    return lines[0]
+
+
 @pytest.mark.parametrize(
     ("extra", "said"),
     [
@@ -146,11 +156,9 @@ def test_the_commands_teach_compact_lessons_and_train_an_action_in_network(
 def test_the_command_refuses_bad_training_in_one_line(
     lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: list[str], said: str
 ) -> None:
-    argv = ["train", str(lessons), "--out", str(tmp_path / "net.npz"), "--no-progress", *extra]
-    assert main(argv) == 2
-    lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 1 and said in lines[0]
-    assert not (tmp_path / "net.npz").exists()
+    out = tmp_path / "net.npz"
+    argv = ["train", str(lessons), "--out", str(out), "--no-progress", *extra]
+    assert said in _refused(capsys, argv, out)
 
 
 # --- Nothing wrong is kept, and Ctrl-C stops it ---------------------------------------------
@@ -166,10 +174,8 @@ def test_a_training_that_diverges_stops_in_one_line_naming_its_step_and_writes_n
     lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = tmp_path / "net.npz"
-    assert main(_train_argv(lessons, out, "--learning-rate", "1e30")) == 2
-    lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 1 and "the training diverged at step 2 (epoch 1)" in lines[0], lines
-    assert not out.exists()
+    line = _refused(capsys, _train_argv(lessons, out, "--learning-rate", "1e30"), out)
+    assert "the training diverged at step 2 (epoch 1)" in line
 
 
 def test_a_start_with_a_weight_not_finite_is_refused_in_one_line(
@@ -179,10 +185,8 @@ def test_a_start_with_a_weight_not_finite_is_refused_in_one_line(
     params["head"][0][0][0, 0] = np.nan
     start = save_action_in(tmp_path / "nan.npz", params, {"rules": "fft-4", "decides": ["card"]})
     out = tmp_path / "net.npz"
-    assert main(_train_argv(lessons, out, "--start", str(start))) == 2
-    lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 1 and "finite numbers" in lines[0], lines
-    assert not out.exists()
+    line = _refused(capsys, _train_argv(lessons, out, "--start", str(start)), out)
+    assert "finite numbers" in line
 
 
 def test_a_buffer_larger_than_the_memory_is_refused_in_one_line(
@@ -193,10 +197,9 @@ def test_a_buffer_larger_than_the_memory_is_refused_in_one_line(
     with pytest.raises(TarotInputError, match=r"a shuffle buffer of 1,000 decisions would need"):
         check_buffer_memory(1000, 4, available=1000 * per_decision)
     out = tmp_path / "net.npz"
-    assert main(_train_argv(lessons, out, "--buffer", "1000000000000")) == 2
-    lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 1 and "shuffle buffer of 1,000,000,000,000 decisions" in lines[0]
-    assert "decisions fit (--buffer)" in lines[0] and not out.exists()
+    line = _refused(capsys, _train_argv(lessons, out, "--buffer", "1000000000000"), out)
+    assert "shuffle buffer of 1,000,000,000,000 decisions" in line
+    assert "decisions fit (--buffer)" in line
 
 
 @pytest.mark.slow
