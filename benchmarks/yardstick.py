@@ -6,11 +6,11 @@
 The yardstick (:mod:`tarot_analysis.learning.yardstick`) holds decisions of deals played by the
 table's bots (the heuristic at every seat for the shipped one), each valued by the search
 (``pimc:64``). For each bot (a name, as ``--bots`` of the command line) and each network file
-(``--networks``: a flat network's file, format 1, taken where the network is best without
-the heuristic's margins; or an action-in network, format 2), the table gives by kind of decision
-the points a decision lost against the search's best action, with a 95% interval in which deals
-are the independent units, how often it takes the best action, and beside the heuristic its
-difference from the heuristic on the same decisions (paired by decision, clustered by deal).
+(``--networks``: an action-in network's file, scored in NumPy as the training scores it), the
+table gives by kind of decision the points a decision lost against the search's best action,
+with a 95% interval in which deals are the independent units, how often it takes the best
+action, and beside the heuristic its difference from the heuristic on the same decisions
+(paired by decision, clustered by deal).
 
 Build a yardstick of your own with :func:`~tarot_analysis.learning.yardstick.build_yardstick`
 (a few hundred deals of ``pimc:64``: tens of minutes on two cores).
@@ -43,24 +43,16 @@ DEFAULT = Path(__file__).resolve().parent / "data" / "yardstick-fft-4"
 
 
 def network_choices(stick: Yardstick, path: str) -> npt.NDArray[np.int64]:
-    """The legal action of highest output of the network in ``path`` at each decision."""
+    """The legal action of highest score of the action-in network in ``path`` at each
+    decision, in NumPy (a flat network file is seated by ``--bots learned:PATH``)."""
     # imported here: a network's file is read only when one is measured
-    from tarot_analysis.bots.learned import load_model, unflatten
     from tarot_analysis.learning.streaming import load_action_in, scores
-    from tarot_analysis.learning.training import _outputs
 
     encodings, features, actions = yardstick_inputs(stick)
-    with np.load(path, allow_pickle=False) as archive:
-        meta = json.loads(str(archive["metadata"].item()))
-    if meta.get("format") == 2:
-        params, _ = load_action_in(path, stick.rules)
-        score = scores(np, params, encodings, features.astype(np.float32) * FEATURE_SCALE)
-        slots = np.where(actions >= 0, score, -np.inf).argmax(axis=1)
-        return actions[np.arange(stick.rows), slots]
-    model = load_model(path, stick.rules)
-    weights, biases = unflatten(model.weights, model.layout)
-    outputs = _outputs(list(weights), list(biases), encodings)
-    return np.where(stick.legal, outputs, -np.inf).argmax(axis=1)
+    params, _ = load_action_in(path, stick.rules)
+    score = scores(np, params, encodings, features.astype(np.float32) * FEATURE_SCALE)
+    slots = np.where(actions >= 0, score, -np.inf).argmax(axis=1)
+    return actions[np.arange(stick.rows), slots]
 
 
 def lost_by_row(stick: Yardstick, choices: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:

@@ -73,3 +73,35 @@ def test_the_readme_says_where_the_command_is_after_make() -> None:
     readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
     introduction = readme[: readme.index("## The main job")]
     assert "After `make`, the toolkit's command is **`.venv/bin/tarot-analysis`**" in introduction
+
+
+def _commands(name: str) -> list[list[str]]:
+    """Every ``tarot-analysis NAME ...`` command of the docs and the README, in a shell block
+    (its continued lines joined) or in a span of code, as its words."""
+    import shlex
+
+    found = []
+    for page in [DOCS.parent / "README.md", *sorted(DOCS.glob("*.md"))]:
+        text = page.read_text(encoding="utf-8")
+        blocks = re.findall(r"```sh\n(.*?)```", text, re.S)
+        lines = [line for block in blocks for line in block.replace("\\\n", " ").splitlines()]
+        lines += re.findall(r"`(tarot-analysis [^`]+)`", " ".join(text.split()))
+        for line in lines:
+            if line.strip().startswith(f"tarot-analysis {name}"):
+                found.append(shlex.split(line.strip())[1:])
+    return found
+
+
+@pytest.mark.parametrize("name", ["teach", "train"])
+def test_the_docs_teach_and_train_one_way(name: str) -> None:
+    """Every command of the docs that teaches or trains is one the command line takes, without
+    the options of the flat network's lessons and training, which are retired."""
+    from tarot_analysis.cli.program import build_parser
+
+    commands = _commands(name)
+    assert commands, name
+    parser = build_parser(name)
+    for words in commands:
+        assert not {"--lesson-format", "--hidden"} & set(words), words
+        if len(words) > 1:  # a bare `tarot-analysis teach` in prose
+            assert parser.parse_args(words).command == name, words

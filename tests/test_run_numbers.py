@@ -136,11 +136,15 @@ def test_the_other_entry_points_refuse_them_too(call: Callable[[], Any], words: 
     assert words in str(error)
 
 
-def test_training_on_no_folder_is_refused_in_one_line(tmp_path: Path) -> None:
-    from tarot_analysis.learning.training import train_folder
+def test_training_on_no_folder_is_refused_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tarot_analysis.cli import main
 
-    with pytest.raises(TarotInputError, match="at least one folder"):
-        train_folder([], tmp_path / "model.npz")
+    assert main(["train", "--out", str(tmp_path / "model.npz")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "required: DATA_FOLDER" in err[0], err
+    assert not (tmp_path / "model.npz").exists()
 
 
 @pytest.mark.parametrize("command", ["hands", "play", "guidance", "teach", "dd-bound", "report"])

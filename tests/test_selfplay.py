@@ -198,7 +198,7 @@ def test_self_play_is_not_the_searchs(tmp_path: Path) -> None:
 def test_a_search_s_lessons_anchor_the_training_on_self_play(tmp_path: Path) -> None:
     start = _network(tmp_path / "start.npz")
     self_play(FFT4, 20, tmp_path / "own", bot=f"learned:{start}", seed=2, chunk_size=10)
-    teach(FFT4, 4, tmp_path / "search", worlds=1, seed=3, chunk_size=2, lesson_format=2)
+    teach(FFT4, 4, tmp_path / "search", worlds=1, seed=3, chunk_size=2)
     alone = StreamingOptions(start=str(start), epochs=1, buffer=200, seed=4, holdout=0.5)
     anchored = replace(alone, anchor=str(tmp_path / "search"))
     plain = train_streaming(tmp_path / "own", "fft-4", alone)
@@ -214,7 +214,7 @@ def test_a_search_s_lessons_anchor_the_training_on_self_play(tmp_path: Path) -> 
 
 
 def test_targets_are_advantages_of_a_search_and_scores_of_self_play(tmp_path: Path) -> None:
-    teach(FFT4, 2, tmp_path / "search", worlds=1, seed=3, chunk_size=2, lesson_format=2)
+    teach(FFT4, 2, tmp_path / "search", worlds=1, seed=3, chunk_size=2)
     self_play(FFT4, 4, tmp_path / "own", bot="heuristic", seed=2, chunk_size=4)
     search = next(stream_decisions(tmp_path / "search", 4))
     own = next(stream_decisions(tmp_path / "own", 4))

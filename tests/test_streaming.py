@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import pytest
 
 from tarot_analysis.bots.learned import load_model
@@ -18,7 +21,7 @@ from tarot_analysis.cli import main
 from tarot_analysis.engine.encoding import encoding_size
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
-from tarot_analysis.learning.compact import Batch
+from tarot_analysis.learning.compact import Batch, batch_from_table
 from tarot_analysis.learning.streaming import (
     ShuffleBuffer,
     StreamingOptions,
@@ -27,22 +30,19 @@ from tarot_analysis.learning.streaming import (
     init_params,
     inputs_of,
     is_held_out,
-    lesson_format_of,
     load_action_in,
     save_action_in,
     scores,
     stream_decisions,
     train_streaming,
 )
-from tarot_analysis.learning.teacher import teach
+from tarot_analysis.learning.teacher import COMPACT_COLUMNS, teach
 
 
 @pytest.fixture(scope="module")
 def lessons(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("compact")
-    teach(
-        load_rules("fft-4"), 6, folder, worlds=2, seed=8, chunk_size=2, threads=1, lesson_format=2
-    )
+    teach(load_rules("fft-4"), 6, folder, worlds=2, seed=8, chunk_size=2, threads=1)
     return folder
 
 
@@ -72,10 +72,55 @@ def test_deals_are_held_out_whole_by_their_number() -> None:
         is_held_out(deals, 1.0, seed=3)
 
 
-def test_lessons_of_the_full_format_are_refused_in_one_line(tmp_path: Path) -> None:
-    teach(load_rules("fft-4"), 1, tmp_path, worlds=2, seed=1, chunk_size=1, threads=1)
-    with pytest.raises(TarotInputError, match="lessons of format 1; streaming reads format 2"):
-        next(stream_decisions(tmp_path, 4))
+def _flat_lessons(lessons: Path, folder: Path) -> Path:
+    """A folder as a run of lessons of format 1 left it: its definition names no format and
+    the columns of the encoding as numbers (the chunks matter not: the definition is read
+    first)."""
+    shutil.copytree(lessons, folder)
+    definition = json.loads((folder / "_run.json").read_text())
+    for key in ("lesson_format", "features_version", "max_legal"):
+        definition["extra"].pop(key)
+    definition["extra"]["columns"] = [
+        "deal", "seat", "step", "decision", "encoding", "legal", "values", "chosen", "worlds",
+        "score",
+    ]  # fmt: skip
+    (folder / "_run.json").write_text(json.dumps(definition))
+    return folder
+
+
+def test_lessons_of_format_1_are_refused_in_one_line_saying_how_to_make_new_ones(
+    lessons: Path, tmp_path: Path
+) -> None:
+    old = _flat_lessons(lessons, tmp_path / "flat")
+    said = f"{old}: lessons of format 1, for the flat network, which this version no longer trains"
+    with pytest.raises(TarotInputError, match=re.escape(said)) as found:
+        next(stream_decisions(old, 4))
+    assert "teach them again (tarot-analysis teach writes lessons of format 2)" in str(found.value)
+    with pytest.raises(TarotInputError, match=re.escape(said)):
+        train_streaming(old, "fft-4", StreamingOptions(trunk=(8,), head=(4,), buffer=64))
+    # A chunk of format 1 read as lessons is named so too, and another table is no lessons.
+    table = pa.table({"deal": [0], "encoding": [[0.0]], "legal": [[True]], "chosen": [0]})
+    with pytest.raises(TarotInputError, match="chunk 0: lessons of format 1, for the flat"):
+        batch_from_table(table, 4, "chunk 0")
+    with pytest.raises(TarotInputError, match=r"chunk 0: not lessons \(no column state"):
+        batch_from_table(table.drop_columns(["encoding"]), 4, "chunk 0")
+
+
+def test_the_train_command_refuses_lessons_of_format_1_in_one_line(
+    lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = _flat_lessons(lessons, tmp_path / "flat")
+    out = tmp_path / "net.npz"
+    line = _refused(capsys, ["train", str(old), "--out", str(out), "--no-progress"], out)
+    assert line == (
+        f"tarot-analysis: error: {old}: lessons of format 1, for the flat network, which this "
+        "version no longer trains: teach them again (tarot-analysis teach writes lessons of "
+        "format 2)"
+    )
+    # The options of the flat network are gone with it.
+    assert main(["train", str(lessons), "--out", str(out), "--hidden", "8"]) == 2
+    assert "unrecognized arguments: --hidden 8" in capsys.readouterr().err
+    assert not out.exists()
 
 
 @pytest.mark.slow
@@ -115,14 +160,23 @@ def test_the_first_chunks_of_a_run_going_on_are_read_and_no_more(
 
 
 @pytest.mark.slow
-def test_the_commands_teach_compact_lessons_and_train_an_action_in_network(
+def test_the_commands_teach_lessons_and_train_an_action_in_network_by_default(
     lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     taught = tmp_path / "taught"
     argv = ["teach", "--deals", "1", "--worlds", "2", "--threads", "1", "--no-progress"]
-    assert main([*argv, "--lesson-format", "2", "--data", str(taught), "--json"]) == 0
+    assert main([*argv, "--data", str(taught), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["lesson_format"] == 2
-    assert lesson_format_of(taught) == 2 and lesson_format_of(lessons) == 2
+    definition = json.loads((taught / "_run.json").read_text())
+    assert definition["extra"]["lesson_format"] == 2
+    assert definition["extra"]["columns"] == list(COMPACT_COLUMNS)
+    # Scripts that still ask for format 2 get it; format 1 is refused in one line.
+    assert main([*argv, "--lesson-format", "2", "--data", str(taught)]) == 0
+    assert "0 chunks computed, 1 kept" in capsys.readouterr().out
+    assert main([*argv, "--lesson-format", "1", "--data", str(tmp_path / "flat")]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "lessons have one format, 2 (format 1" in err[0], err
+    assert not (tmp_path / "flat").exists()
     out = tmp_path / "net.npz"
     argv = ["train", str(lessons), "--out", str(out), "--trunk", "16", "--head", "8"]
     argv += ["--epochs", "1", "--buffer", "64", "--steps", "3", "--no-progress", "--json"]
@@ -132,6 +186,19 @@ def test_the_commands_teach_compact_lessons_and_train_an_action_in_network(
     model = load_model(out, "fft-4")
     assert model.trunk == 1 and model.widths == (1378, 16, 8, 1)
     assert model.decides == ("bid", "call", "poignee", "card")
+
+
+@pytest.mark.slow
+def test_the_train_command_reports_in_words(
+    lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "net.npz"
+    assert main(_train_argv(lessons, out, "--holdout", "0.3", "--seed", "0")) == 0
+    text = capsys.readouterr().out
+    assert f"model written to {out}" in text
+    assert "action-in network: trunk 8, head (state + features) → 4 → 1; 1 epochs" in text
+    assert "held out: " in text and "points lost a decision" in text
+    assert load_model(out, "fft-4").widths == (1378, 8, 4, 1)
 
 
 def _refused(capsys: pytest.CaptureFixture[str], argv: list[str], out: Path) -> str:
@@ -234,3 +301,32 @@ def test_a_folder_of_lessons_given_twice_is_read_once(
     assert main(["train", *again, "--out", str(out), "--chunks", "9", "--no-progress"]) == 2
     lines = capsys.readouterr().err.strip().splitlines()
     assert len(lines) == 1 and "the run has 3 chunks, not 9" in lines[0], lines
+
+
+@pytest.mark.slow
+def test_the_train_command_stopped_by_a_dropped_ctrl_c_says_so_and_writes_nothing(
+    lessons: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    from tarot_analysis import EXIT_INTERRUPTED
+    from tarot_analysis.learning import streaming
+    from tests.interrupting import drop_a_ctrl_c
+
+    made = streaming.init_params
+
+    def made_then_dropped(*arguments: Any) -> Any:
+        drop_a_ctrl_c()  # while the network is made, before the first step
+        return made(*arguments)
+
+    monkeypatch.setattr(streaming, "init_params", made_then_dropped)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    out = tmp_path / "net.npz"
+    try:
+        done = main(_train_argv(lessons, out))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert done == EXIT_INTERRUPTED
+    said = capsys.readouterr()
+    assert said.out == "" and not out.exists()
+    assert said.err.startswith("tarot-analysis: interrupted: nothing was written to")
+    assert said.err.count("\n") == 1

@@ -1,4 +1,5 @@
-"""The search bot's lessons: one row per searched decision, resumable, the same for a seed."""
+"""The search bot's lessons: one row per searched decision, stored compactly, resumable, the same
+for a seed."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pytest
 
 from tarot_analysis.cli import main
-from tarot_analysis.engine import state as S
+from tarot_analysis.engine.action_features import N_ACTION_FEATURES
 from tarot_analysis.engine.encoding import block, encoding_size, layout
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
-from tarot_analysis.learning.teacher import LESSON_COLUMNS, lesson_counts, read_lessons, teach
+from tarot_analysis.learning.compact import MAX_LEGAL, batch_from_table, unpack_encodings
+from tarot_analysis.learning.teacher import COMPACT_COLUMNS, lesson_counts, read_lessons, teach
 from tarot_analysis.runs.runner import chunk_path
 
 WORLDS = 4
@@ -38,24 +41,26 @@ def _frame(folder: Path) -> pd.DataFrame:
 
 
 def _same(a: pa.Table, b: pa.Table) -> bool:
-    """Equal rows, NaN equal to NaN (the value of an illegal action)."""
+    """Equal rows, NaN equal to NaN (an action the search did not value)."""
     if a.column_names != b.column_names or a.num_rows != b.num_rows:
         return False
     return all(
-        np.array_equal(_flat(a, name), _flat(b, name), equal_nan=name == "values")
+        np.array_equal(x, y, equal_nan=x.dtype.kind == "f")
         for name in a.column_names
+        for x, y in zip(_flat(a, name), _flat(b, name), strict=True)
     )
 
 
-def _flat(table: pa.Table, name: str) -> np.ndarray:
+def _flat(table: pa.Table, name: str) -> list[np.ndarray]:
+    """A column's values one after another, and the lengths of its lists."""
     column = table.column(name).combine_chunks()
-    if pa.types.is_fixed_size_list(column.type):
-        return column.flatten().to_numpy(zero_copy_only=False)
-    return column.to_numpy(zero_copy_only=False)
-
-
-def _stack(frame: pd.DataFrame, column: str) -> np.ndarray:
-    return np.stack(frame[column].to_numpy())
+    lengths = []
+    while pa.types.is_list(column.type) or pa.types.is_fixed_size_list(column.type):
+        lengths.append(pc.list_value_length(column).to_numpy(zero_copy_only=False))
+        column = column.flatten()
+    if pa.types.is_fixed_size_binary(column.type):
+        return [np.frombuffer(b"".join(column.to_pylist()), dtype=np.uint8), *lengths]
+    return [column.to_numpy(zero_copy_only=False), *lengths]
 
 
 @pytest.mark.parametrize("name", ["fft-3", "fft-4", "fft-5"])
@@ -63,26 +68,37 @@ def test_every_row_is_a_searched_decision_with_a_value_for_each_legal_action(
     lessons: dict[str, Path], name: str
 ) -> None:
     rules = load_rules(name)
-    frame = _frame(lessons[name])
-    assert tuple(frame.columns) == LESSON_COLUMNS
+    table = read_lessons(lessons[name])
+    frame = table.to_pandas()
+    assert tuple(frame.columns) == COMPACT_COLUMNS
     assert set(frame["decision"]) <= {"bid", "call", "poignee", "card"}
     assert "card" in set(frame["decision"])
-    encodings, legal, values = (_stack(frame, c) for c in ("encoding", "legal", "values"))
-    assert encodings.shape == (len(frame), encoding_size(rules.players))
-    assert legal.shape == values.shape == (len(frame), S.N_ACTIONS)
-    assert (legal.sum(axis=1) >= 2).all()  # a single legal action is not a lesson
-    assert (np.isnan(values) == ~legal).all()
-    chosen = frame["chosen"].to_numpy()
-    rows = np.arange(len(frame))
-    assert legal[rows, chosen].all()
-    # The search takes the action of highest mean.
-    best = np.nanmax(values, axis=1)
-    assert (values[rows, chosen] >= best - 1e-3).all()
+    counts = frame["actions"].map(len).to_numpy()
+    assert (counts >= 2).all() and (counts <= MAX_LEGAL).all()  # one legal action: no lesson
+    assert (frame["action_values"].map(len).to_numpy() == counts).all()
+    assert (frame["features"].map(len).to_numpy() == counts * N_ACTION_FEATURES).all()
+    # Every row read back, every legal action valued, the actions in order.
+    batch = batch_from_table(table, rules.players)
+    assert batch.rows == len(frame) and batch.complete.all()
+    legal = batch.legal
+    for row, mask in zip(batch.actions, legal, strict=True):
+        assert (np.diff(row[mask]) > 0).all()
+    # The search takes the action of highest mean, and the hint is a legal action.
+    rows = np.arange(batch.rows)
+    taken = batch.values[rows, batch.chosen]
+    best = np.where(legal, batch.values, -np.inf).max(axis=1)
+    assert (taken >= best - 1e-3).all()
+    assert (batch.actions[rows, batch.chosen] == frame["chosen"].to_numpy()).all()
+    hints = frame["hint"].to_numpy()
+    assert ((batch.actions == hints[:, None]) & legal).any(axis=1).all()
     assert (frame["worlds"] >= WORLDS).all()
     # A card played was in the seat's hand, as its encoding says.
+    encodings = unpack_encodings(batch.bits, batch.fractions, rules.players)
+    assert encodings.shape == (len(frame), encoding_size(rules.players))
     cards = frame["decision"].to_numpy() == "card"
     hand = block(layout(rules.players), "hand")
-    assert (encodings[cards][:, hand][rows[: cards.sum()], chosen[cards]] == 1).all()
+    played = frame["chosen"].to_numpy()[cards]
+    assert (encodings[cards][:, hand][np.arange(cards.sum()), played] == 1).all()
 
 
 def test_the_seats_scores_of_a_deal_sum_to_zero(lessons: dict[str, Path]) -> None:
@@ -154,17 +170,35 @@ def test_the_command_stores_and_counts_its_lessons(
     assert len(said) == 1 and "worlds" in said[0]
 
 
+def test_lessons_of_format_1_are_named_when_read(tmp_path: Path) -> None:
+    from tarot_analysis.runs.runner import RunSpec, run
+
+    spec = RunSpec(
+        kind="lessons", rules="fft-4", bots=("pimc:2",) * 4, seed=1, deals=2, chunk_size=2
+    )
+    rows = {"deal": [0, 1], "encoding": [[0.0], [1.0]]}  # as format 1 stored them
+    run(spec, tmp_path, lambda chunk, first, n: pa.table(rows))
+    with pytest.raises(TarotInputError, match="lessons of format 1, for the flat network"):
+        read_lessons(tmp_path)
+
+
 @pytest.mark.slow
 def test_a_network_trained_on_lessons_takes_a_seat(
     lessons: dict[str, Path], tmp_path: Path
 ) -> None:
     from tarot_analysis.bots.learned import load_model
-    from tarot_analysis.learning.training import train_folder
+    from tarot_analysis.learning.streaming import (
+        StreamingOptions,
+        stream_decisions,
+        train_streaming,
+    )
     from tarot_analysis.table.play import play
 
     out = tmp_path / "model.npz"
-    report = train_folder([lessons["fft-4"]], out, hidden=(8,), epochs=2, seed=1)
-    assert report["rows"] == len(read_lessons(lessons["fft-4"]))
-    assert load_model(out, "fft-4").widths == (1378, 8, S.N_ACTIONS)
+    options = StreamingOptions(trunk=(8,), head=(4,), epochs=1, holdout=0.0, buffer=64)
+    report = train_streaming(lessons["fft-4"], "fft-4", options, out=out)
+    decisions = sum(block.rows for block in stream_decisions(lessons["fft-4"], 4))
+    assert report["decisions_seen"] == decisions == len(read_lessons(lessons["fft-4"]))
+    assert load_model(out, "fft-4").widths == (1378, 8, 4, 1)
     result = play(load_rules("fft-4"), 20, bots=f"learned:{out}", seed=2, threads=1)
     assert len(result.scores()) == 20

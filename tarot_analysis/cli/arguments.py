@@ -210,9 +210,8 @@ def add_anchor_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
     """The options of a training on self-play anchored by a search's lessons."""
     parser.add_argument(
         "--anchor", metavar="FOLDER", default=None,
-        help="a search's lessons of format 2 (teach --lesson-format 2) streamed between the "
-        "chunks of self-play, so that every legal action keeps a target where self-play values "
-        "the action taken alone",
+        help="a search's lessons (teach's) streamed between the chunks of self-play, so that "
+        "every legal action keeps a target where self-play values the action taken alone",
     )  # fmt: skip
     parser.add_argument(
         "--anchor-chunks", type=positive, default=None, metavar="N",

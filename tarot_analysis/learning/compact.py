@@ -35,14 +35,20 @@ from tarot_analysis.errors import TarotInputError
 
 __all__ = [
     "FRACTION_BLOCKS",
+    "LESSON_FORMAT",
     "MAX_LEGAL",
     "Batch",
     "batch_from_table",
+    "flat_lessons",
     "fraction_positions",
     "pack_encodings",
     "unpack_encodings",
 ]
 
+#: The lessons' format, in a run's definition: the encoding's bits and fractions, the legal
+#: actions alone with their values and features. (Format 1, the encoding as numbers for a
+#: network with one output per action, is neither written nor read: :func:`flat_lessons`.)
+LESSON_FORMAT: Final = 2
 #: The most legal actions a decision of the French presets has (24 cards in a hand of three).
 MAX_LEGAL: Final = 24
 #: The blocks of the encoding whose values are fractions, not 0 or 1.
@@ -80,8 +86,17 @@ def unpack_encodings(
 
 
 # --------------------------------------------------------------------------------------------
-# Lessons of format 2 read back
+# Lessons read back
 # --------------------------------------------------------------------------------------------
+
+
+def flat_lessons(where: str) -> TarotInputError:
+    """The one line that refuses lessons of format 1 (the encoding as numbers, for the flat
+    network with one output per action, which is no longer trained) found in ``where``."""
+    return TarotInputError(
+        f"{where}: lessons of format 1, for the flat network, which this version no longer "
+        "trains: teach them again (tarot-analysis teach writes lessons of format 2)"
+    )
 
 
 @dataclass
@@ -129,11 +144,10 @@ def batch_from_table(
     (``taken_only``: lessons of self-play) whose action taken alone has one."""
     needed = ("deal", "state", "fractions", "actions", "action_values", "features", "chosen")
     missing = [name for name in needed if name not in table.column_names]
+    if missing and "encoding" in table.column_names:
+        raise flat_lessons(where)
     if missing:
-        raise TarotInputError(
-            f"{where}: not lessons of format 2 (no column {', '.join(missing)}): teach them "
-            "again with lesson_format=2, or train the flat network on them"
-        )
+        raise TarotInputError(f"{where}: not lessons (no column {', '.join(missing)})")
     nbytes = -(-encoding_size(players) // 8)
     state = table.column("state").combine_chunks()
     if state.type != pa.binary(nbytes):

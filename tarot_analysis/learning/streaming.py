@@ -1,10 +1,10 @@
 """Training on lessons by the million: compact decisions streamed through a shuffle buffer, and a
 network that scores each legal action from the state and that action's own features.
 
-Lessons of format 2 (:func:`tarot_analysis.learning.teacher.teach` with ``lesson_format=2``)
-store each decision in a few hundred bytes. :func:`stream_decisions` reads a run folder one chunk
-at a time (:func:`tarot_analysis.runs.runner.iter_chunks`) and :class:`ShuffleBuffer` keeps a
-fixed number of decisions, giving batches drawn at random from it and refilling their places
+Lessons (:func:`tarot_analysis.learning.teacher.teach`, format 2) store each decision in a few
+hundred bytes. :func:`stream_decisions` reads a run folder one chunk at a time
+(:func:`tarot_analysis.runs.runner.iter_chunks`) and :class:`ShuffleBuffer` keeps a fixed
+number of decisions, giving batches drawn at random from it and refilling their places
 from the stream: what training holds in memory is the buffer and one chunk, whatever the number
 of decisions. Deals are held out whole by a hash of their number (:func:`is_held_out`), so the
 split needs no list of deals either.
@@ -13,12 +13,13 @@ The network (:func:`init_params`, :func:`scores`) is an *action-in* network: a t
 seat's encoding (:mod:`tarot_analysis.engine.encoding`) into a state vector; a head reads that
 vector beside one legal action's features (:mod:`tarot_analysis.engine.action_features`, scaled
 by their units) and gives that action's score; the same head weights judge every action, so
-what it learns of one card carries to the others. The loss is the flat network's
-(:mod:`tarot_analysis.learning.training`): the squared error of each legal action's advantage,
-its value less the mean of the legal actions, in hundreds of points, plus optionally a
-cross-entropy of the teacher's choice. On lessons of self-play
-(:mod:`tarot_analysis.learning.selfplay`), where the action taken alone has a value, it is the
-squared error of that action's score against the seat's score for the deal.
+what it learns of one card carries to the others. The loss is the squared error of each legal
+action's advantage, its value less the mean of the legal actions, in hundreds of points
+(:data:`~tarot_analysis.learning.training.VALUE_SCALE`), plus optionally a cross-entropy of
+the teacher's choice (:data:`~tarot_analysis.learning.training.CHOICE_TEMPERATURE`). On
+lessons of self-play (:mod:`tarot_analysis.learning.selfplay`), where the action taken alone
+has a value, it is the squared error of that action's score against the seat's score for the
+deal.
 
 Training uses JAX and optax (the ``train`` extra), imported only when a network is trained. The
 same folder, options and seed give the same weights.
@@ -45,9 +46,11 @@ from tarot_analysis.errors import TarotInputError, whole_number
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.learning.compact import (
     _FIELDS,
+    LESSON_FORMAT,
     MAX_LEGAL,
     Batch,
     batch_from_table,
+    flat_lessons,
     fraction_positions,
     unpack_encodings,
 )
@@ -60,7 +63,6 @@ from tarot_analysis.learning.training import (
     check_finite,
     check_learning_rate,
 )
-from tarot_analysis.reader import DEFINITION_BYTES, read_json
 from tarot_analysis.runs.files import replacing
 from tarot_analysis.runs.interrupts import raise_if_interrupted
 
@@ -76,7 +78,6 @@ __all__ = [
     "init_params",
     "is_held_out",
     "lesson_chunks",
-    "lesson_format_of",
     "load_action_in",
     "save_action_in",
     "scores",
@@ -103,21 +104,10 @@ def is_held_out(deals: npt.NDArray[np.int64], holdout: float, seed: int) -> npt.
     return (mixed % np.uint64(1_000_000)).astype(np.float64) < holdout * 1_000_000
 
 
-def lesson_format_of(folder: str | os.PathLike[str]) -> int:
-    """The lesson format of the run in ``folder`` (1 when its definition names none or cannot
-    be read: the flat network's reader then says what is wrong)."""
-    try:
-        found = read_json(Path(folder) / "_run.json", "run definition", limit=DEFINITION_BYTES)
-        extra = found.get("extra", {})
-        return 2 if isinstance(extra, dict) and extra.get("lesson_format") == 2 else 1
-    except (OSError, ValueError, AttributeError):
-        return 1
-
-
 def lesson_chunks(folder: str | os.PathLike[str], chunks: int | None = None) -> tuple[Any, int]:
-    """The run of compact lessons in ``folder`` and how many of its chunks to read: all of a
-    finished run, or its first ``chunks``, which must be on disk (a run still going on): a
-    ``TarotInputError`` naming the folder otherwise."""
+    """The run of lessons in ``folder`` and how many of its chunks to read: all of a finished
+    run, or its first ``chunks``, which must be on disk (a run still going on): a
+    ``TarotInputError`` naming the folder otherwise, lessons of format 1 among them."""
     # imported here: the runner brings pyarrow.parquet and tqdm
     from tarot_analysis.runs.runner import (
         SPEC_FILE,
@@ -134,10 +124,12 @@ def lesson_chunks(folder: str | os.PathLike[str], chunks: int | None = None) -> 
     extra = definition.get("extra", {})
     if definition.get("kind") != "lessons" or not isinstance(extra, dict):
         raise TarotInputError(f"{source}: a run of {definition.get('kind')!r}, not of lessons")
-    if extra.get("lesson_format") != 2:
+    if extra.get("lesson_format", 1) == 1:
+        raise flat_lessons(str(source))
+    if extra.get("lesson_format") != LESSON_FORMAT:
         raise TarotInputError(
-            f"{source}: lessons of format {extra.get('lesson_format', 1)}; streaming reads format "
-            "2 (teach with lesson_format=2)"
+            f"{source}: lessons of format {extra.get('lesson_format')!r}; this version reads "
+            f"format {LESSON_FORMAT}"
         )
     if extra.get("features_version") != FEATURES_VERSION:
         raise TarotInputError(

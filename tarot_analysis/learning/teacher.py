@@ -8,10 +8,12 @@ seat's mean score for each of them over the worlds the search drew; the action t
 seat's score for the whole deal. The écart and the chelem are the heuristic's, as in ``pimc``
 itself, and are not stored.
 
-Format 2 (``teach(..., lesson_format=2)``) stores a decision in a few hundred bytes instead of
-about six thousand: the encoding's zeros and ones as bits, the legal actions alone with their
-values, and each legal action's features (:mod:`tarot_analysis.engine.action_features`) with the
-heuristic's action as their hint; a trainer streams them (:mod:`tarot_analysis.learning.streaming`).
+A decision takes a few hundred bytes (lessons of format 2,
+:data:`~tarot_analysis.learning.compact.LESSON_FORMAT`): the encoding's zeros and ones as bits
+and its few fractions as numbers (:mod:`tarot_analysis.learning.compact`), the legal actions
+alone with their values, and each legal action's features
+(:mod:`tarot_analysis.engine.action_features`) with the heuristic's action as their hint; a
+trainer streams them through a shuffle buffer (:mod:`tarot_analysis.learning.streaming`).
 
 The rows go to a run folder (:mod:`tarot_analysis.runs.runner`): Parquet chunks that a stopped run
 resumes, the same rows for the same seed whoever computes a chunk, on local threads or a Dask
@@ -22,8 +24,8 @@ cluster.
 >>> folder = tempfile.mkdtemp()
 >>> done = teach(load_rules("fft-4"), 2, folder, worlds=4, seed=1, chunk_size=2)
 >>> lessons = read_lessons(folder)
->>> lessons.num_rows > 0, lessons.column("encoding").type.list_size
-(True, 1378)
+>>> lessons.num_rows > 0, lessons.column("state").type.byte_width
+(True, 173)
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError, run_numbers, whole_number
 from tarot_analysis.game.rules import Rules, rules_to_dict
-from tarot_analysis.learning.compact import MAX_LEGAL, pack_encodings
+from tarot_analysis.learning.compact import LESSON_FORMAT, MAX_LEGAL, flat_lessons, pack_encodings
 from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import RunResult, RunSpec, read_dataset, run
@@ -58,8 +60,7 @@ __all__ = [
     "COMPACT_COLUMNS",
     "DEFAULT_CHUNK_SIZE",
     "KIND",
-    "LESSON_COLUMNS",
-    "LESSON_FORMATS",
+    "LESSON_FORMAT",
     "compact_columns",
     "lesson_counts",
     "read_lessons",
@@ -72,12 +73,7 @@ __all__ = [
 DEFAULT_CHUNK_SIZE: Final = 200
 #: The kind of run in a folder's definition.
 KIND: Final = "lessons"
-#: The columns of a row, one row per searched decision.
-LESSON_COLUMNS: Final = (
-    "deal", "seat", "step", "decision", "encoding", "legal", "values", "chosen", "worlds",
-    "score",
-)  # fmt: skip
-#: The columns of a row in the compact format: the encoding as bits and fractions
+#: The columns of a row, one row per searched decision: the encoding as bits and fractions
 #: (:mod:`tarot_analysis.learning.compact`), the legal actions in order with the search's value
 #: and the features of each (:mod:`tarot_analysis.engine.action_features`, a row of
 #: ``N_ACTION_FEATURES`` small numbers per action), the heuristic's action.
@@ -85,8 +81,6 @@ COMPACT_COLUMNS: Final = (
     "deal", "seat", "step", "decision", "state", "fractions", "actions", "action_values",
     "features", "chosen", "worlds", "score", "hint",
 )  # fmt: skip
-#: The lesson formats this version writes and reads, by number.
-LESSON_FORMATS: Final = {1: LESSON_COLUMNS, 2: COMPACT_COLUMNS}
 
 
 def rows_per_deal(rules: Rules) -> int:
@@ -116,11 +110,11 @@ def _teach_deals(
 ) -> int:
     """Play every deal of ``masks`` with the search at every seat; one row per searched
     decision with several legal actions into ``encodings``, ``legal``, ``values`` (NaN for an
-    illegal action) and ``facts`` (deal, seat, step, decision, chosen, worlds, the heuristic's
-    action, legal actions); each deal's raw outcome and poignées into ``outcomes`` and
-    ``poignees``. When ``features`` has rows, each legal action's features
-    (:mod:`tarot_analysis.engine.action_features`, the heuristic's action as the hint, its
-    draws from ``hint_rng``) into ``features[row]``. Returns the rows written."""
+    illegal action), ``facts`` (deal, seat, step, decision, chosen, worlds, the heuristic's
+    action) and ``features`` (each legal action's features,
+    :mod:`tarot_analysis.engine.action_features`, the heuristic's action as the hint, its
+    draws from ``hint_rng``); each deal's raw outcome and poignées into ``outcomes`` and
+    ``poignees``. Returns the rows written."""
     m = np.zeros(S.N_M, dtype=np.uint64)
     s = np.zeros(S.N_S, dtype=np.int64)
     plan = np.zeros(2, dtype=np.uint64)
@@ -146,14 +140,12 @@ def _teach_deals(
             S.legal_mask(m, s, p, mask)
             seat = s[S.S_ACTOR]
             encoding.encode_into(m, s, p, half, seat, encodings[row])
-            hint = -1
-            if features.shape[0] > 0:
-                hint = door.decide_rules(m, s, seat, heuristic[seat], p, hint_rng, hint_plan)
-                n_legal = action_features.action_features_into(
-                    m, s, p, half, seat, hint, mask, actions, scratch
-                )
-                for k in range(min(n_legal, features.shape[1])):
-                    features[row, k] = scratch[k]
+            hint = door.decide_rules(m, s, seat, heuristic[seat], p, hint_rng, hint_plan)
+            n_legal = action_features.action_features_into(
+                m, s, p, half, seat, hint, mask, actions, scratch
+            )
+            for k in range(min(n_legal, features.shape[1])):
+                features[row, k] = scratch[k]
             count, best, done = pimc.search_values(
                 m, s, worlds, endgame if kind == S.CARD else 0, p, half, rng, ws, means
             )
@@ -185,14 +177,10 @@ def store_outcome(s: Any, d: int, p: Any, outcomes: Any, poignees: Any) -> None:
         poignees[d, k] = s[S.S_POIGNEES + k]
 
 
-def lesson_chunk(
-    rules: Rules, seed: int, worlds: int, chunk: int, first: int, n: int,
-    lesson_format: int = 1,
-) -> pa.Table:  # fmt: skip
-    """The rows of deals ``first .. first + n`` of a run (chunk ``chunk``) in the lesson
-    format ``lesson_format`` (:data:`LESSON_FORMATS`): the deals are the toolkit's dealer's
-    for ``(seed, chunk)``, the search's draws a stream apart (the heuristic's, for the hints
-    of format 2, another)."""
+def lesson_chunk(rules: Rules, seed: int, worlds: int, chunk: int, first: int, n: int) -> pa.Table:
+    """The rows of deals ``first .. first + n`` of a run (chunk ``chunk``),
+    :data:`COMPACT_COLUMNS`: the deals are the toolkit's dealer's for ``(seed, chunk)``, the
+    search's draws a stream apart (the heuristic's, for the hints, another)."""
     engine = engine_rules(rules)
     root = np.random.SeedSequence(seed, spawn_key=(chunk,))
     masks = deal(rules, n, seed=root, threads=1).masks
@@ -210,8 +198,7 @@ def lesson_chunk(
     facts = np.zeros((most, 7), dtype=np.int64)
     outcomes = np.zeros((n, N_OUTCOME), dtype=np.int64)
     poignees = np.zeros((n, rules.players), dtype=np.int64)
-    shape = (most if lesson_format == 2 else 0, MAX_LEGAL, action_features.N_ACTION_FEATURES)
-    features = np.zeros(shape, dtype=np.uint8)
+    features = np.zeros((most, MAX_LEGAL, action_features.N_ACTION_FEATURES), dtype=np.uint8)
     endgame = pimc.ENDGAME_CARDS // rules.players
     rows = _teach_deals(
         masks, engine.params, engine.half_points, worlds, endgame, heuristic, rng, ws,
@@ -232,11 +219,6 @@ def lesson_chunk(
         "worlds": pa.array(facts[:, 5], pa.int16()),
         "score": pa.array(scores[facts[:, 0], facts[:, 1]], pa.float32()),
     }
-    if lesson_format == 1:
-        return pa.table(
-            common | {"encoding": _fixed(encodings[:rows]), "legal": _fixed(legal[:rows]),
-                      "values": _fixed(values[:rows])} | tail
-        )  # fmt: skip
     return pa.table(
         common
         | compact_columns(rules, encodings[:rows], legal[:rows], values[:rows], features[:rows])
@@ -251,8 +233,9 @@ def compact_columns(
     values: npt.NDArray[np.float32],
     features: npt.NDArray[np.uint8],
 ) -> dict[str, pa.Array]:
-    """The columns of format 2 that replace ``encoding``, ``legal`` and ``values``: the
-    encoding's bits and fractions (:mod:`tarot_analysis.learning.compact`), the legal actions
+    """The columns of a lesson that say what the seat knew and what each legal action was
+    worth, from the encodings and the searched values by action: the encoding's bits and
+    fractions (:mod:`tarot_analysis.learning.compact`), the legal actions
     in order, the search's value of each, and their features, a row of
     :data:`~tarot_analysis.engine.action_features.N_ACTION_FEATURES` per legal action."""
     bits, fractions = pack_encodings(encodings, rules.players)
@@ -291,17 +274,10 @@ def teach(
     threads: int | None = None,
     progress: bool = False,
     client: Any = None,
-    lesson_format: int = 1,
 ) -> RunResult:
     """Play ``deals`` deals of ``rules`` with ``pimc:worlds`` at every seat into ``folder``
     (resuming what is there), one row per searched decision: the columns of
-    ``LESSON_FORMATS[lesson_format]`` (1: the encoding as numbers; 2: compact, with each
-    legal action's features)."""
-    if lesson_format not in LESSON_FORMATS:
-        raise TarotInputError(
-            f"lesson format {lesson_format!r}: this version writes formats "
-            f"{', '.join(str(f) for f in LESSON_FORMATS)}"
-        )
+    :data:`COMPACT_COLUMNS`, each legal action with its features."""
     if rules.tarocco is not None:
         raise TarotInputError(
             f"{rules.name}: the search bot's lessons are for the French presets (Tarocco has "
@@ -316,31 +292,20 @@ def teach(
         chunk_size=chunk_size,
         extra={
             "rules_definition": rules_to_dict(rules), "encoding_version": encoding.ENCODING_VERSION,
-            "columns": list(LESSON_FORMATS[lesson_format]), "stored": "bids, calls, poignées "
-            "and cards with more than one legal action; the écart and the chelem are the "
-            "heuristic's",
-        } | _format_extra(lesson_format),
+            "columns": list(COMPACT_COLUMNS), "stored": "bids, calls, poignées and cards with "
+            "more than one legal action; the écart and the chelem are the heuristic's",
+            "lesson_format": LESSON_FORMAT, "features_version": action_features.FEATURES_VERSION,
+            "max_legal": MAX_LEGAL,
+        },
     )  # fmt: skip
 
     def work(chunk: int, first: int, n: int) -> pa.Table:
-        return lesson_chunk(rules, seed, worlds, chunk, first, n, lesson_format)
+        return lesson_chunk(rules, seed, worlds, chunk, first, n)
 
     return run(
         spec, folder, work, threads=threads, progress=progress, client=client, phase=PLAYING,
         detail=f"{rules.name} lessons from {bot}",
     )  # fmt: skip
-
-
-def _format_extra(lesson_format: int) -> dict[str, Any]:
-    """What a run of format 2 adds to its definition (a run of format 1 keeps its own, so
-    that its folders resume)."""
-    if lesson_format == 1:
-        return {}
-    return {
-        "lesson_format": lesson_format,
-        "features_version": action_features.FEATURES_VERSION,
-        "max_legal": MAX_LEGAL,
-    }
 
 
 def lesson_counts(folder: str | os.PathLike[str]) -> dict[str, int]:
@@ -353,12 +318,13 @@ def lesson_counts(folder: str | os.PathLike[str]) -> dict[str, int]:
 
 
 def read_lessons(folder: str | os.PathLike[str]) -> pa.Table:
-    """Every row of a lessons folder, each chunk checked; a folder of another kind of run is
-    refused in one line."""
+    """Every row of a lessons folder, each chunk checked; a folder of another kind of run, or
+    of lessons of format 1, is refused in one line."""
     table = read_dataset(folder)
-    missing = [name for name in LESSON_COLUMNS if name not in table.column_names]
-    compact = [name for name in COMPACT_COLUMNS if name not in table.column_names]
-    if missing and compact:
+    missing = [name for name in COMPACT_COLUMNS if name not in table.column_names]
+    if missing and "encoding" in table.column_names:
+        raise flat_lessons(str(folder))
+    if missing:
         raise TarotInputError(
             f"{folder} holds no lessons of the search bot (no column {', '.join(missing)})"
         )

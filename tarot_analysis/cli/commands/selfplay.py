@@ -40,7 +40,7 @@ def add_parser(subparsers: Any) -> None:
     )
     command.add_argument(
         "--from", dest="start", required=True, metavar="MODEL.npz",
-        help="the action-in network the first round starts from (train on lessons of format 2)",
+        help="the action-in network the first round starts from (train on teach's lessons)",
     )  # fmt: skip
     command.add_argument("--out", required=True, metavar="FOLDER", help="the rounds' folder")
     command.add_argument("--rounds", type=positive, default=1, help="rounds to run (default 1)")

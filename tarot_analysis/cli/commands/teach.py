@@ -23,7 +23,8 @@ def add_parser(subparsers: Any) -> None:
             "Play deals with the search bot pimc at every seat and store one row per decision "
             "it searched: what the seat knew (the encoding), the legal actions, the seat's mean "
             "score for each over the search's worlds, the action taken and the seat's score for "
-            "the deal. The run is stored under --data and resumes if stopped."
+            "the deal, and each legal action's features, for train. The run is stored under "
+            "--data and resumes if stopped."
         ),
     )  # fmt: skip
     add_run_options(teach, deals=1_000)
@@ -31,20 +32,27 @@ def add_parser(subparsers: Any) -> None:
         "--worlds", type=positive, default=None,
         help="worlds the search draws for each decision (default: pimc's, 32)",
     )  # fmt: skip
-    teach.add_argument(
-        "--lesson-format", type=int, choices=(1, 2), default=1,
-        help="1: the encoding as numbers, for the flat network; 2: compact, with each legal "
-        "action's features, for an action-in network streamed (default 1)",
-    )  # fmt: skip
+    # The lessons have one format; scripts written when there were two still pass it.
+    teach.add_argument("--lesson-format", type=_lesson_format, help=argparse.SUPPRESS)
     teach.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     add_cluster_options(teach)
     teach.set_defaults(handler=run)
 
 
-def chunk_bytes(rules: Any, deals: int, lesson_format: int = 1) -> int:
+def _lesson_format(text: str) -> int:
+    """``--lesson-format``, accepted as 2 only: the one format lessons have."""
+    if text.strip() != "2":
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: lessons have one format, 2 (format 1, for the flat network, is "
+            "retired): leave the option out"
+        )
+    return 2
+
+
+def chunk_bytes(rules: Any, deals: int) -> int:
     """The memory a chunk of ``deals`` deals of lessons takes while it is computed: its rows
-    allocated for every decision a deal can hold (encoding, legal actions, values, facts, and
-    in format 2 the actions' features), and the table they are copied into."""
+    allocated for every decision a deal can hold (encoding, legal actions, values, facts and
+    the actions' features), and the table they are copied into."""
     from tarot_analysis.engine.action_features import N_ACTION_FEATURES
     from tarot_analysis.engine.encoding import encoding_size
     from tarot_analysis.engine.state import N_ACTIONS
@@ -52,8 +60,7 @@ def chunk_bytes(rules: Any, deals: int, lesson_format: int = 1) -> int:
     from tarot_analysis.learning.teacher import rows_per_deal
 
     row = 4 * encoding_size(rules.players) + 5 * N_ACTIONS + 7 * 8
-    if lesson_format == 2:
-        row += MAX_LEGAL * N_ACTION_FEATURES
+    row += MAX_LEGAL * N_ACTION_FEATURES
     return 2 * deals * rows_per_deal(rules) * row
 
 
@@ -68,7 +75,7 @@ def _check_memory(rules: Any, args: argparse.Namespace) -> None:
         return
     chunk = min(args.chunk_size or DEFAULT_CHUNK_SIZE, args.deals)
     threads = min(args.threads or default_threads(), -(-args.deals // chunk))
-    per_deal = chunk_bytes(rules, 1, args.lesson_format) * threads
+    per_deal = chunk_bytes(rules, 1) * threads
     check_room(
         f"teach --chunk-size {chunk:,} on {threads} thread{'s' * (threads > 1)}",
         chunk * per_deal, advice=lambda usable: (
@@ -82,14 +89,20 @@ def run(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis teach``: play and store the search's decisions (resumable)."""
     from tarot_analysis.bots.pimc import DEFAULT_WORLDS
     from tarot_analysis.game.rules import load_rules
-    from tarot_analysis.learning.teacher import DEFAULT_CHUNK_SIZE, lesson_counts, teach
+    from tarot_analysis.learning.teacher import (
+        DEFAULT_CHUNK_SIZE,
+        LESSON_FORMAT,
+        lesson_counts,
+        teach,
+    )
     from tarot_analysis.runs.simulate import check_writable_folder
 
     rules = load_rules(args.rules)
     worlds = args.worlds or DEFAULT_WORLDS
-    compact = "-compact" if args.lesson_format == 2 else ""
+    # "-compact": the name these lessons' runs had beside format 1's, kept so that such a run
+    # resumes under the same command
     folder = args.data or (
-        f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}{compact}"
+        f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}-compact"
     )
     _check_memory(rules, args)
     check_writable_folder(folder, " for the run's chunks")
@@ -100,14 +113,13 @@ def run(args: argparse.Namespace) -> int:
             rules, args.deals, folder, worlds=worlds, seed=args.seed,
             chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, threads=args.threads,
             progress=not (args.no_progress or args.json), client=client,
-            lesson_format=args.lesson_format,
         )  # fmt: skip
     counts = lesson_counts(folder)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps({
             "rules": rules.name, "deals": args.deals, "seed": args.seed, "bot": f"pimc:{worlds}",
-            "lesson_format": args.lesson_format,
+            "lesson_format": LESSON_FORMAT,
             "data": str(folder), "rows": int(sum(counts.values())), "by_decision": counts,
             "chunks": result.chunks, "computed": result.computed, "resumed": result.resumed,
             "seconds": round(elapsed, 3),
