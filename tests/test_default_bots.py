@@ -4,7 +4,6 @@ elsewhere, said so; and the measured strength of the bots, one table that docs/b
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 import pytest
@@ -114,29 +113,35 @@ def _context(rules: str, bot: str, note: str = "") -> Context:
 
 def test_page_one_names_the_bot_its_edge_and_its_distance_to_the_search_bot() -> None:
     said = bot_strength(_context("fft-4", "learned"))
-    assert said.text.startswith("learned, at every seat.")
-    assert "+5.2 points a deal, 95% interval +4.7 to +5.8, over 20,000 deals" in said.text
-    assert "0.36 of the search bot pimc's lead over the heuristic (+14.6" in said.text
-    assert "9.4 points a deal short of it" in said.text
-    assert "against pimc itself -4.2 (-6.5 to -1.9, over 1,000 deals)" in said.text
+    assert said.text == (
+        "Measured in duplicate for fft-4 (docs/bots.md), learned gains +5.2 points a deal (95% "
+        "interval +4.7 to +5.8, 20,000 deals) on the heuristic, 0.36 of the search bot pimc's "
+        "lead (+14.6, +12.0 to +17.1, 1,000 deals): 9.4 points a deal short of it; against pimc "
+        "itself -4.2 (-6.5 to -1.9, 1,000 deals)."
+    )
     assert said.command == edge("fft-4", "learned").command  # type: ignore[union-attr]
-    assert "How far from each goal" in said.where and "The ladder, in duplicate" in said.where
+    assert said.where == "How far from each goal; The ladder, in duplicate"
     three = bot_strength(_context("fft-3", "learned")).text
-    assert "+31.6 points a deal" in three and "0.53 of the search bot" in three
-    assert "+10.5 points a deal" in bot_strength(_context("fft-5", "learned")).text
+    assert "learned gains +31.6 points a deal" in three and "0.53 of the search bot" in three
+    five = bot_strength(_context("fft-5", "learned")).text
+    assert "learned gains +10.5 points a deal (95% interval +9.3 to +11.6, 20,000" in five
+    assert "0.41 of the search bot pimc's lead" in five and "against pimc" not in five
 
 
 def test_page_one_says_when_the_heuristic_played_and_when_nothing_measures_the_bots() -> None:
     heuristic = bot_strength(_context("fft-4", "heuristic"))
-    assert heuristic.text.startswith("the heuristic, the rule-based bot, at every seat.")
-    assert "the learned bot, the default, gains +5.2 points a deal" in heuristic.text
+    assert heuristic.text.startswith(
+        "Measured in duplicate for fft-4 (docs/bots.md), the learned bot, the default, gains "
+        "+5.2 points a deal (95% interval +4.7 to +5.8, 20,000 deals) on the heuristic"
+    )
     assert heuristic.command.startswith("benchmarks/duplicate.py --rules fft-4")
     note = "the default where no learned model ships: legacy-4"
     fallback = bot_strength(_context("legacy-4", "heuristic", note))
-    assert f"at every seat ({note})." in fallback.text and fallback.command == ""
-    assert "Nothing measures a stronger bot against it in duplicate for legacy-4" in fallback.text
+    assert fallback.text.startswith(f"The heuristic plays here as {note}; nothing measures")
+    assert fallback.command == "" and "for legacy-4" in fallback.text
     for bot in ("random", "learned:mine.npz", "heuristic:-2"):
         unknown = bot_strength(_context("fft-4", bot))
-        assert "Nothing measures these bots" in unknown.text and unknown.command == "", bot
-    assert re.search(r"^pimc, at every seat\. .* \+14\.6 points a deal", bot_strength(
-        _context("fft-4", "pimc")).text)  # fmt: skip
+        assert unknown.text.startswith("Nothing measures these bots") and not unknown.command
+    pimc = bot_strength(_context("fft-4", "pimc"))
+    assert "pimc gains +14.6 points a deal (95% interval +12.0 to +17.1, 1,000" in pimc.text
+    assert pimc.command.startswith("benchmarks/ladder.py")

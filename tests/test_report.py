@@ -487,9 +487,9 @@ def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None
     assert [row[0] for row in contracts.rows] == [r[0] for r in tables["table-contracts"].rows]
     summary_html = built.text.split('<section id="summary">')[1].split("</section>")[0]
     assert "random at every seat" in summary_html and "random legal card" in summary_html
-    # Page 1 names the bot that played and how strong it was measured: nothing measures random.
-    strength = summary_html.split('<p id="bot-strength">')[1].split("</p>")[0]
-    assert "random at every seat. Nothing measures these bots against the heuristic" in strength
+    # Page 1 says how strong the bots that played were measured: nothing measures random.
+    strength = summary_html.split('<span id="bot-strength">')[1].split("</span>")[0]
+    assert strength.startswith("Nothing measures these bots against the heuristic in duplicate")
     # Page 1's best contract count by count is section 3's, word for word.
     finding = re.search(r"count by count on this report's deals: (.*?)\. <span", summary_html)
     guidance = built.text.split('<section id="guidance">')[1].split("</section>")[0]

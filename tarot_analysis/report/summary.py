@@ -60,9 +60,8 @@ BOT_MEANINGS: Final[dict[str, str]] = {
         "not search"
     ),
     "learned": (
-        "a network trained on the search bot's decisions, the one shipped for these rules: it "
-        "bids, calls, announces and plays each card by what it learned of every legal action "
-        "(the écart and the chelem are the heuristic's); it plays thousands of deals a second"
+        "a network trained on the search bot's decisions, shipped for these rules: it bids, "
+        "calls, announces and plays by them (its écart is the heuristic's)"
     ),
     "random": (
         "a random legal card at every turn and a random bid: a floor, not a player; its "
@@ -77,8 +76,10 @@ BOT_MEANINGS: Final[dict[str, str]] = {
 
 
 class Strength(NamedTuple):
-    """What page 1 says of the bot that played: ``text``, where it was measured (``where``)
-    and the command that measured it (``command``; both empty when nothing was measured)."""
+    """What page 1 says of how strong the bot that played was measured to be (``text``), the
+    sections of docs/bots.md that report it (``where``) and the command that measured it
+    (``command``, which the section on how the numbers were made gives; both empty when
+    nothing was measured)."""
 
     text: str
     where: str = ""
@@ -86,20 +87,19 @@ class Strength(NamedTuple):
 
 
 def _measure(row: measured.Duplicate) -> str:
-    """``+5.2 points a deal, 95% interval +4.7 to +5.8, over 20,000 deals (seed 1, 2026-12-02)``."""
+    """``+5.2 points a deal (95% interval +4.7 to +5.8, 20,000 deals)``."""
     return (
-        f"{measured.points(row.mean)} points a deal, 95% interval {row.interval}, over "
-        f"{row.deals:,} deals "
-        f"(seed {row.seed}, {row.date})"
+        f"{measured.points(row.mean)} points a deal (95% interval {row.interval}, "
+        f"{row.deals:,} deals)"
     )
 
 
 def bot_strength(context: Context) -> Strength:
-    """How strong the bot that played the report was measured to be, for the report's own
-    preset (:mod:`tarot_analysis.bots.measured`, docs/bots.md): its edge over the heuristic in
-    duplicate, with its deals and interval, and its distance to the search bot; for the
-    heuristic, what the learned bot gains over it, and why the heuristic played; for any other
-    table, that nothing measured it."""
+    """How strong the bot that played the report was measured to be in duplicate, for the
+    report's own preset (:mod:`tarot_analysis.bots.measured`, docs/bots.md): its edge over the
+    heuristic with its deals and interval, and its distance to the search bot; for the
+    heuristic, what the learned bot gains over it, or why the heuristic played and that
+    nothing measures stronger play; for any other table, that nothing measured it."""
     rules = context.rules.name
     name = context.bots[0]
     one = len(set(context.bots)) == 1
@@ -108,33 +108,32 @@ def bot_strength(context: Context) -> Strength:
     row = measured.edge(rules, name) if one else None
     if row is None:
         return Strength(
-            f"{context.bots_text}. Nothing measures these bots against the heuristic in "
-            f"duplicate for {rules}: how far their answers stand from stronger play is not "
-            "known here."
+            f"Nothing measures these bots against the heuristic in duplicate for {rules}: how "
+            "far their answers stand from stronger play is not known here."
         )
+    # In duplicate: one seat of the bot among heuristic ones, the seats rotated over the same
+    # deals (docs/bots.md); page 1 has room for the numbers, not for the method.
     text = (
-        f"{name}, at every seat. In duplicate against the heuristic (the same deals, one {name} "
-        f"seat among heuristic ones, the seats rotated) it scores {_measure(row)}."
+        f"Measured in duplicate for {rules} (docs/bots.md), {name} gains {_measure(row)} on "
+        "the heuristic"
     )
     wheres = [row.where]
     share = measured.share_of_search(rules, name)
     search = measured.edge(rules, measured.SEARCH_BOT)
     if share is not None and search is not None and name != measured.SEARCH_BOT:
         text += (
-            f" That is {share:.2f} of the search bot {measured.SEARCH_BOT}'s lead over the "
-            f"heuristic ({measured.points(search.mean)}, {search.interval}, over "
-            f"{search.deals:,} deals), {measured.points(search.mean - row.mean, sign=False)} "
-            "points a deal short of it"
+            f", {share:.2f} of the search bot {measured.SEARCH_BOT}'s lead "
+            f"({measured.points(search.mean)}, {search.interval}, {search.deals:,} deals): "
+            f"{measured.points(search.mean - row.mean, sign=False)} points a deal short of it"
         )
         wheres.append(search.where)
         direct = measured.edge(rules, name, measured.SEARCH_BOT)
         if direct is not None:
             text += (
                 f"; against {measured.SEARCH_BOT} itself {measured.points(direct.mean)} "
-                f"({direct.interval}, over {direct.deals:,} deals)"
+                f"({direct.interval}, {direct.deals:,} deals)"
             )
-        text += "."
-    return Strength(text, "; ".join(dict.fromkeys(wheres)), row.command)
+    return Strength(text + ".", "; ".join(dict.fromkeys(wheres)), row.command)
 
 
 def _heuristic_strength(context: Context) -> Strength:
@@ -142,17 +141,20 @@ def _heuristic_strength(context: Context) -> Strength:
     in this preset, or that no learned model ships for it."""
     rules = context.rules.name
     learned = measured.edge(rules, "learned")
-    text = "the heuristic, the rule-based bot, at every seat"
-    if context.bots_note:
-        text += f" ({context.bots_note})"
+    played = (
+        f"The heuristic plays here as {context.bots_note}; nothing"
+        if context.bots_note
+        else "Nothing"
+    )
     if learned is None:
         return Strength(
-            f"{text}. Nothing measures a stronger bot against it in duplicate for {rules}: the "
+            f"{played} measures a stronger bot against it in duplicate for {rules}: the "
             "answers may move under stronger play."
         )
     return Strength(
-        f"{text}. In duplicate the learned bot, the default, gains {_measure(learned)} on it: "
-        "the default bots (or --bots learned) give the learned bot's answers.",
+        f"Measured in duplicate for {rules} (docs/bots.md), the learned bot, the default, gains "
+        f"{_measure(learned)} on the heuristic: the default bots (or --bots learned) give its "
+        "answers.",
         learned.where,
         learned.command,
     )
