@@ -145,3 +145,17 @@ def test_page_one_says_when_the_heuristic_played_and_when_nothing_measures_the_b
     pimc = bot_strength(_context("fft-4", "pimc"))
     assert "pimc gains +14.6 points a deal (95% interval +12.0 to +17.1, 1,000" in pimc.text
     assert pimc.command.startswith("benchmarks/ladder.py")
+
+
+def test_a_comparison_and_a_hand_say_when_the_heuristic_plays_by_default(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from tarot_analysis.cli import main
+
+    note = "(the default where no learned model ships: legacy-4)"
+    assert main(["compare", "fft-4", "legacy-4", "--deals", "300", "--no-progress"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert f"bots: heuristic at every seat {note};" in first
+    hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    assert main(["hand", hand, "--rules", "legacy-4", "--deals", "200"]) == 0
+    assert f"bots: heuristic at every seat {note}," in capsys.readouterr().out.splitlines()[0]
