@@ -19,8 +19,9 @@
 # the taker's mean score of each contract, and the contract that maximises it.
 #
 # The parameters are those of the strategy report (`make run`): learned bots at every seat (the
-# heuristic for a preset with no learned model), a million deals. The run is stored in `data/`, in the folder the report gives the same run,
-# and resumed from there: after `make run` this notebook plays nothing.
+# heuristic for a preset with no learned model), a million deals. The run is stored in `data/`,
+# in the folder the report gives the same run, and resumed from there: after `make run` this
+# notebook plays nothing.
 
 # %% tags=["parameters"]
 deals = 1_000_000
