@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 DEALS ?= 1000000
 SEED ?= 1
-BOTS ?= heuristic
+BOTS ?= learned
 
 .PHONY: setup browser run bound hands notebooks test test-fast lint bench clean
 

@@ -18,15 +18,16 @@
 # (counterfactual mode); the tables give, per value of a hand evaluation, the success rate and
 # the taker's mean score of each contract, and the contract that maximises it.
 #
-# The parameters are those of the strategy report (`make run`): heuristic bots at every seat,
-# a million deals. The run is stored in `data/`, in the folder the report gives the same run,
-# and resumed from there: after `make run` this notebook plays nothing.
+# The parameters are those of the strategy report (`make run`): learned bots at every seat (the
+# heuristic for a preset with no learned model), a million deals. The run is stored in `data/`,
+# in the folder the report gives the same run, and resumed from there: after `make run` this
+# notebook plays nothing.
 
 # %% tags=["parameters"]
 deals = 1_000_000
 seed = 1
 rules_name = "fft-4"
-bots = "heuristic"  # at every seat
+bots = "learned"  # at every seat
 data_dir = "data"  # relative to the repository's root, as for `make run`
 
 # %%
@@ -34,6 +35,7 @@ data_dir = "data"  # relative to the repository's root, as for `make run`
 from pathlib import Path
 
 from tarot_analysis.analyses.guidance import compare_evaluators, guidance_tables, run_guidance
+from tarot_analysis.bots.default import playable_bot
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.report import GUIDANCE_CHUNK_SIZE, guidance_folder, plots
 
@@ -41,6 +43,7 @@ from tarot_analysis.report import GUIDANCE_CHUNK_SIZE, guidance_folder, plots
 here = Path.cwd().resolve()
 root = next((p for p in (here, *here.parents) if (p / "pyproject.toml").is_file()), here)
 rules = load_rules(rules_name)
+bots = playable_bot(bots, rules)  # the learned bot, or the heuristic for a preset with no model
 folder = guidance_folder(rules.name, [bots], seed, deals, root / data_dir)
 data = run_guidance(rules, deals, folder, bots=bots, seed=seed, chunk_size=GUIDANCE_CHUNK_SIZE)
 tables = guidance_tables(data)

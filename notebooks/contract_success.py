@@ -22,16 +22,18 @@
 deals = 200_000  # auction mode, as in the strategy report; a quarter of them counterfactual
 seed = 1
 rules_name = "fft-4"
-bots = "heuristic"  # at every seat, as in the strategy report
+bots = "learned"  # at every seat, as in the strategy report (the heuristic where no model ships)
 
 # %%
 # %matplotlib inline
 from tarot_analysis.analyses.counterfactual import play_every_contract
+from tarot_analysis.bots.default import playable_bot
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.report import plots
 from tarot_analysis.table.play import play
 
 rules = load_rules(rules_name)
+bots = playable_bot(bots, rules)  # the learned bot, or the heuristic for a preset with no model
 auction = play(rules, deals, bots=bots, seed=seed)
 print(f"{rules.name} · {bots} bots · {deals:,} deals, auction mode, seed {seed}")
 print("redeals:", auction.redeals())

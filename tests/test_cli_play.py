@@ -32,7 +32,7 @@ def test_play_json_names_rules_bots_mode_and_every_contract(
     summary = json.loads(out)
     for key in ("rules", "deals", "seed", "bots", "redeals", "contracts", "mode"):
         assert key in summary
-    assert summary["bots"] == ["heuristic"] * 4  # the default bot
+    assert summary["bots"] == ["learned"] * 4  # the default bot: a model ships for fft-4
     assert set(summary["contracts"]) == {"prise", "garde", "garde_sans", "garde_contre"}
     played = 3000 - summary["redeals"]["total"]
     assert sum(entry["n"] for entry in summary["contracts"].values()) == played
@@ -46,7 +46,8 @@ def test_play_json_names_rules_bots_mode_and_every_contract(
 def test_play_counts_without_rows_give_the_table_of_the_rows(
     capsys: pytest.CaptureFixture[str], rules: str
 ) -> None:
-    argv = ["play", "--rules", rules, "--deals", "9000", "--chunk-size", "2000", "--json"]
+    argv = ["play", "--rules", rules, "--deals", "9000", "--chunk-size", "2000", "--json",
+            "--bots", "heuristic"]  # fmt: skip
     results = []
     for extra in ([], ["--no-rows"]):
         code, out, _ = run(capsys, *argv, *extra)
@@ -157,6 +158,7 @@ def test_tarocco_is_played_and_replayed(capsys: pytest.CaptureFixture[str]) -> N
     summary = json.loads(out)
     advantage = summary["dealer_advantage"]
     assert summary["mode"] == "tarocco" and advantage["n"] == 3000
+    assert summary["bots"] == ["heuristic"] * 3  # no learned model ships for Tarocco
     assert advantage["ci_low"] < advantage["mean"] < advantage["ci_high"]
     assert summary["matches"]["n"] == 1000
     code, out, _ = run(capsys, "replay", "--rules", "tarocco", "--deal", "4")
@@ -171,7 +173,8 @@ def test_hand_gives_every_contract_a_bid_and_evaluations(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
-    code, out, _ = run(capsys, "hand", hand, "--rules", "fft-4", "--deals", "2000", "--json")
+    code, out, _ = run(capsys, "hand", hand, "--rules", "fft-4", "--deals", "2000", "--json",
+                       "--bots", "heuristic")  # fmt: skip
     assert code == 0
     result = json.loads(out)
     for key in ("hand", "rules", "deals", "recommended", "evaluations", "contracts"):
@@ -189,7 +192,7 @@ def test_hand_gives_every_contract_a_bid_and_evaluations(
     # The exact odds beside the simulation: the king of hearts, 9 hearts out in 60 cards.
     assert round(result["odds"]["suits"]["H"]["king_passes"], 4) == 0.9098
     code, out, _ = run(capsys, "hand", "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC",
-                       "--rules", "fft-5", "--deals", "500")  # fmt: skip
+                       "--rules", "fft-5", "--deals", "500", "--bots", "heuristic")  # fmt: skip
     assert code == 0 and "Call:" in out and "Recommended bid" in out
     assert "Odds of" in out and "partner" in out
 
@@ -207,6 +210,7 @@ def test_hand_says_whose_bid_the_count_gives(capsys: pytest.CaptureFixture[str])
     published = contract_label(str(bid_names(chavey_bid(count, dealt))))
     code, out, _ = run(capsys, "hand", hand, "--rules", "fft-4", "--deals", "300")
     assert code == 0
+    assert "bots: learned at every seat," in out.splitlines()[0]  # the default bot, fft-4's model
     evaluations = next(line for line in out.splitlines() if line.startswith("Evaluations:"))
     assert f"Chavey {count} (with distribution {dealt}; published thresholds: {published})" in (
         evaluations
@@ -214,6 +218,29 @@ def test_hand_says_whose_bid_the_count_gives(capsys: pytest.CaptureFixture[str])
     assert "→" not in evaluations
     assert f"Chavey's count, part by part: {chavey_sum(Hand.parse(hand))}" in out
     assert "Recommended bid:" in out
+
+
+def test_the_default_bots_fall_back_to_the_heuristic_and_say_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Where no learned model ships (six players, the older rules, Tarocco) the answers are
+    the heuristic's, named with why; where one ships, the learned bot's."""
+    code, out, _ = run(capsys, "play", "--rules", "legacy-4", "--deals", "500", "--no-progress")
+    assert code == 0
+    assert (
+        "bots: heuristic at every seat (the default where no learned model ships: legacy-4),"
+        in out.splitlines()[0]
+    )
+    code, out, _ = run(capsys, "play", "--rules", "tarocco", "--deals", "30", "--no-progress")
+    assert code == 0 and "no learned model ships: tarocco" in out.splitlines()[0]
+    code, out, _ = run(capsys, "play", "--rules", "fft-4", "--deals", "200", "--no-progress")
+    assert code == 0 and "bots: learned at every seat," in out.splitlines()[0]
+    code, out, _ = run(capsys, "play", "--rules", "legacy-4", "--deals", "200", "--no-progress",
+                       "--bots", "heuristic")  # fmt: skip
+    assert code == 0 and "bots: heuristic at every seat," in out.splitlines()[0]  # named: no note
+    code, _, err = run(capsys, "play", "--rules", "legacy-4", "--deals", "10", "--bots", "learned")
+    assert code == 2 and "no learned model ships for legacy-4" in err  # named, not replaced
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_hand_names_a_bad_card(capsys: pytest.CaptureFixture[str]) -> None:

@@ -190,9 +190,10 @@ def test_every_runner_command_takes_the_cluster_options(
     tmp_path, capsys: pytest.CaptureFixture[str]
 ) -> None:  # type: ignore[no-untyped-def]
     hand = "21 19 12 6 1 E KH CH 10H 8H 1H JD 8D QC CC 7C 6S 4S"
+    heuristic = ["--bots", "heuristic"]  # the rule-based bot: quick to compile on the workers
     commands = {
-        "play": ["play", "--deals", "6000", "--chunk-size", "2000", "--json"],
-        "hand": ["hand", hand, "--deals", "2000", "--json"],
+        "play": ["play", "--deals", "6000", "--chunk-size", "2000", "--json", *heuristic],
+        "hand": ["hand", hand, "--deals", "2000", "--json", *heuristic],
         "compare": ["compare", "fft-4", "legacy-4", "--deals", "3000", "--json"],
     }
     for name, argv in commands.items():

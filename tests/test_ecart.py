@@ -91,7 +91,8 @@ def test_the_same_seed_gives_the_same_advice(advice) -> None:  # type: ignore[no
 
 
 def test_hand_with_a_dog_ranks_the_ecarts(capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["hand", HAND, "--dog", DOG, "--deals", "300", "--ecart-deals", "300", "--json"])
+    code = main(["hand", HAND, "--dog", DOG, "--deals", "300", "--ecart-deals", "300", "--json",
+                 "--bots", "heuristic"])  # fmt: skip
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     ranked = data["ecart"]["ecarts"]
@@ -147,7 +148,7 @@ def test_the_hand_page_shows_the_odds_and_the_ecarts(
 
     page = Path(str(tmp_path)) / "hand.html"
     code = main(["hand", HAND, "--dog", DOG, "--deals", "300", "--ecart-deals", "300",
-                 "--html", str(page)])  # fmt: skip
+                 "--html", str(page), "--bots", "heuristic"])  # fmt: skip
     assert code == 0 and f"Page: {page}" in capsys.readouterr().err
     text = page.read_text(encoding="utf-8")
     for key in ("hand-contracts", "hand-suits", "hand-trumps", "hand-ecarts"):
@@ -168,7 +169,8 @@ def test_hand_with_a_dog_counts_it_as_the_takers(capsys: pytest.CaptureFixture[s
     from tarot_analysis.analyses.ecart import heuristic_ecart
 
     rules = load_rules("fft-4")
-    common = ["hand", TAKER, "--dog", TAKER_DOG, "--deals", "300", "--ecart-deals", "300"]
+    common = ["hand", TAKER, "--dog", TAKER_DOG, "--deals", "300", "--ecart-deals", "300",
+              "--bots", "heuristic"]  # fmt: skip
     assert main([*common, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     odds = data["odds"]
@@ -205,7 +207,8 @@ def test_hand_with_an_ecart_given_reads_the_odds_after_it(
     ecart = "6S 4S CH 8D 5D 4C"
     page = Path(str(tmp_path)) / "hand.html"
     args = ["hand", TAKER, "--dog", TAKER_DOG, "--ecart", ecart, "--deals", "300",
-            "--ecart-deals", "300", "--html", str(page), "--json"]  # fmt: skip
+            "--ecart-deals", "300", "--html", str(page), "--json",
+            "--bots", "heuristic"]  # fmt: skip
     assert main(args) == 0
     data = json.loads(capsys.readouterr().out)
     own = data["odds_own_ecart"] or data["odds"]  # after the best écart when it is the best
@@ -230,7 +233,8 @@ def test_hand_with_a_dog_reads_the_odds_after_the_best_ecart_and_the_bots_apart(
 
     rules = load_rules("fft-4")
     page = Path(str(tmp_path)) / "hand.html"
-    common = ["hand", HAND, "--dog", DOG, "--deals", "300", "--ecart-deals", "300"]
+    common = ["hand", HAND, "--dog", DOG, "--deals", "300", "--ecart-deals", "300",
+              "--bots", "heuristic"]  # fmt: skip
     assert main([*common, "--json", "--html", str(page)]) == 0
     data = json.loads(capsys.readouterr().out)
     ranked = data["ecart"]["ecarts"]

@@ -127,7 +127,8 @@ def test_guidance_command_writes_tables_and_summarises(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code = main(["guidance", "--deals", "20000", "--data", str(tmp_path / "run"),
-                 "--tables", str(tmp_path / "tables"), "--json"])  # fmt: skip
+                 "--tables", str(tmp_path / "tables"), "--json",
+                 "--bots", "heuristic"])  # fmt: skip
     out = json.loads(capsys.readouterr().out)
     assert code == 0 and out["mode"] == "counterfactual" and out["deals"] == 20000
     assert (tmp_path / "tables" / "by_chavey.csv").exists()
@@ -160,7 +161,8 @@ def test_guidance_command_writes_tables_and_summarises(
     assert out["model_caveats"] and out["model_coefficients"][0]["std_error"] > 0
     # Run again: every chunk is found on disk and nothing is recomputed.
     code = main(["guidance", "--deals", "20000", "--data", str(tmp_path / "run"),
-                 "--tables", str(tmp_path / "tables"), "--json"])  # fmt: skip
+                 "--tables", str(tmp_path / "tables"), "--json",
+                 "--bots", "heuristic"])  # fmt: skip
     again = json.loads(capsys.readouterr().out)
     assert again["best_by_chavey"] == out["best_by_chavey"]
 

@@ -140,7 +140,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
     """The report of fft-4 with random bots, 20,000 deals, seed 1, in a fresh folder."""
     root = tmp_path_factory.mktemp("report")
     data, out = root / "data", root / "reports"
-    path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=out)
+    path = build_report("fft-4", DEALS, bots="random", seed=SEED, data_dir=data, out_dir=out)
     return Built(path=path, data=data, out=out, text=path.read_text(encoding="utf-8"))
 
 
@@ -244,7 +244,9 @@ def test_second_build_reuses_the_stored_runs(built: Built) -> None:
     assert f"contracts-fft-4-random-seed{SEED}-{DEALS}.json" in names
     for path in files:
         os.utime(path, ns=(OLD_NS, OLD_NS))
-    again = build_report("fft-4", DEALS, seed=SEED, data_dir=built.data, out_dir=built.out)
+    again = build_report(
+        "fft-4", DEALS, bots="random", seed=SEED, data_dir=built.data, out_dir=built.out
+    )
     assert again == built.path
     assert stored_files(built.data) == files
     assert all(path.stat().st_mtime_ns == OLD_NS for path in files)
@@ -485,6 +487,9 @@ def test_the_summary_opens_and_what_it_does_not_say_closes(built: Built) -> None
     assert [row[0] for row in contracts.rows] == [r[0] for r in tables["table-contracts"].rows]
     summary_html = built.text.split('<section id="summary">')[1].split("</section>")[0]
     assert "random at every seat" in summary_html and "random legal card" in summary_html
+    # Page 1 says how strong the bots that played were measured: nothing measures random.
+    strength = summary_html.split('<span id="bot-strength">')[1].split("</span>")[0]
+    assert strength.startswith("Nothing measures these bots against the heuristic in duplicate")
     # Page 1's best contract count by count is section 3's, word for word.
     finding = re.search(r"count by count on this report's deals: (.*?)\. <span", summary_html)
     guidance = built.text.split('<section id="guidance">')[1].split("</section>")[0]
@@ -549,13 +554,13 @@ def test_the_summary_sets_other_bots_beside_when_their_run_is_there(
     # Dealt otherwise (chunks of 500, not the report's 50,000): not the same hands, not shown.
     run_guidance(rules, 1_000, data / "guidance-fft-4-heuristic-seed1-1000", bots="heuristic",
                  seed=SEED, chunk_size=500)  # fmt: skip
-    path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
+    path = build_report("fft-4", DEALS, bots="random", seed=SEED, data_dir=data, out_dir=tmp_path)
     # Shown beside, but with no Garde's change: the two runs did not play the same hands.
     otherwise = read_report(path.read_text(encoding="utf-8")).tables["table-stronger-play"]
     assert otherwise.rows and all(row[-1] == "—" for row in otherwise.rows)
     other = data / "guidance-fft-4-heuristic-seed1-2000"
     stronger = run_guidance(rules, 2_000, other, bots="heuristic", seed=SEED, chunk_size=50_000)
-    path = build_report("fft-4", DEALS, seed=SEED, data_dir=data, out_dir=tmp_path)
+    path = build_report("fft-4", DEALS, bots="random", seed=SEED, data_dir=data, out_dir=tmp_path)
     table = read_report(path.read_text(encoding="utf-8")).tables["table-stronger-play"]
     assert table.header[-1] == "Garde, heuristic − random"
     assert [row[0] for row in table.rows][:2] == ["below 40", "40–55"]

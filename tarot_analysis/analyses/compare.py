@@ -781,13 +781,19 @@ def _welch_difference(base: _PerDeal, item: _PerDeal, z: float) -> dict[str, Any
 # --------------------------------------------------------------------------------------------
 
 
-def format_report(comparison: Comparison, elapsed: float | None = None) -> str:
+def format_report(
+    comparison: Comparison, elapsed: float | None = None, *, bots_note: str = ""
+) -> str:
     """The ``compare`` command's report: the run, how each variant is compared, and the table
-    of differences with their intervals (``*`` where the interval excludes 0)."""
+    of differences with their intervals (``*`` where the interval excludes 0). ``bots_note``:
+    why the bots are what they are, said beside their names (the default bots of a preset
+    with no learned model, :func:`tarot_analysis.bots.default.default_note`)."""
     baseline = comparison.baseline
     others = comparison.variants[1:]
     bots = comparison.bots
     who = f"{bots[0]} at every seat" if len(set(bots)) == 1 else ", ".join(bots)
+    if bots_note:
+        who += f" ({bots_note})"
     if any(v.bots for v in comparison.variants):
         who = "each variant's bot at every seat"
     mode = (

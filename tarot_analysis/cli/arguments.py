@@ -34,8 +34,13 @@ __all__ = [
 EXIT_USAGE = 2
 
 
-#: The help of ``--bots`` where the command has nothing more to say of its bots.
-BOTS_HELP = "one bot for every seat, or one per seat (default heuristic)"
+#: The help of ``--bots`` where the command gives answers and has nothing more to say of its
+#: bots: the default is chosen by the preset (:func:`tarot_analysis.bots.default.default_bot`).
+BOTS_HELP = (
+    "one bot for every seat, or one per seat (default learned, the network shipped for the "
+    "preset; heuristic for a preset with none, which the output says beside the bots; "
+    "--bots heuristic for the rule-based bot's answers)"
+)
 
 
 class Parser(argparse.ArgumentParser):
@@ -175,11 +180,13 @@ def add_bots_option(
     parser: argparse.ArgumentParser | argparse._ArgumentGroup,
     option: str = "--bots",
     *,
-    default: Sequence[str] | None = ("heuristic",),
+    default: Sequence[str] | None = None,
     help: str = BOTS_HELP,
 ) -> None:
     """The option of a list of bots, each name checked (:func:`bot_name`); a :class:`Parser`
-    ends the list at the first word that is not a bot's name."""
+    ends the list at the first word that is not a bot's name. No default (``None``): the
+    command seats the default bots of its preset
+    (:func:`tarot_analysis.cli.commands.seated`)."""
     parser.add_argument(
         option, nargs="+", type=bot_name, default=None if default is None else list(default),
         metavar="BOT", help=help,

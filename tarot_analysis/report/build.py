@@ -53,25 +53,25 @@ PDF_HOW_TO: Final = (
 PRINTING = "printing"
 
 
-def _seat_bots(bots: str | Sequence[str] | None, players: int) -> tuple[str, ...]:
-    """One bot per seat, from one name, one per seat, or none (``random`` everywhere)."""
+def _seat_bots(bots: str | Sequence[str] | None, rules: Rules) -> tuple[tuple[str, ...], str]:
+    """One bot per seat, from one name, one per seat, or none (the default bots of ``rules``,
+    :func:`tarot_analysis.bots.default.seated_bots`), and why the default is the heuristic
+    where it is (empty otherwise)."""
     from tarot_analysis.bots import Bot
+    from tarot_analysis.bots.default import seated_bots
 
-    if bots is None:
-        names: tuple[str, ...] = ("random",) * players
-    elif isinstance(bots, str):
-        names = (bots,) * players
-    else:
-        names = tuple(bots)
-        if len(names) == 1:
-            names = names * players
+    seated, note = seated_bots(bots, rules)
+    players = rules.players
+    names = tuple(seated)
+    if len(names) == 1:
+        names = names * players
     if len(names) != players:
         raise TarotInputError(
             f"give one bot for every seat or one per seat ({players}), got {len(names)}"
         )
     for name in names:
         Bot.parse(name)  # an unknown bot fails here, before any dealing
-    return names
+    return names, note
 
 
 def render_page(title: str, lede: str, sections: Sequence[Section]) -> str:
@@ -122,7 +122,9 @@ def build_report(
     """Write the strategy report of ``rules`` and return its path.
 
     ``rules``: a preset name, a TOML file or a :class:`~tarot_analysis.game.rules.Rules`. ``bots``:
-    one name for every seat, or one per seat (default ``random`` at every seat). Hand
+    one name for every seat, or one per seat (default: ``learned`` at every seat, the network
+    shipped for the preset, or ``heuristic`` for a preset with none,
+    :func:`tarot_analysis.bots.default.default_bot`). Hand
     statistics and the guidance run use ``deals`` deals; the auction, at most
     :data:`~tarot_analysis.report.runs.AUCTION_DEALS`. Runs and tables already in ``data_dir``
     for the same rules, bots, seed and deals are reused. The report goes to
@@ -146,7 +148,7 @@ def build_report(
     loaded = load_rules(rules) if isinstance(rules, str) else rules
     if loaded.tarocco is not None:
         raise TarotInputError(f"{loaded.name} has no contracts: there is no bid to advise")
-    names = _seat_bots(bots, loaded.players)
+    names, bots_note = _seat_bots(bots, loaded)
     from tarot_analysis.analyses.guidance import check_enough_to_fit
 
     check_enough_to_fit(loaded, deals, seed, GUIDANCE_CHUNK_SIZE)  # before any deal is played
@@ -162,6 +164,7 @@ def build_report(
         seed=seed,
         deals=deals,
         auction_deals=min(deals, AUCTION_DEALS),
+        bots_note=bots_note,
     )
     runs = Runs(data_dir=Path(data_dir), threads=threads, client=client, progress=progress)
     hand_run = hand_tables(loaded, deals, seed, runs)

@@ -85,6 +85,7 @@ class Context:
     seed: int
     deals: int
     auction_deals: int
+    bots_note: str = ""  # why the default bots are the heuristic, where they are
 
     @property
     def bots_text(self) -> str:

@@ -1,4 +1,5 @@
-"""Section "How these numbers were made": rules, bots, seed, chunking, data and commands."""
+"""Section "How these numbers were made": rules, bots and the match that measured them, seed,
+chunking, data and commands."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from datetime import UTC, datetime
 from tarot_analysis import __version__
 from tarot_analysis.report.html import Context, Section, plural
 from tarot_analysis.report.runs import GUIDANCE_CHUNK_SIZE, Guidance, Stored
+from tarot_analysis.report.summary import bot_strength
 
 __all__ = ["section"]
 
@@ -65,6 +67,12 @@ def section(
             + f" (built in {time.perf_counter() - started:.1f} s)",
         ),
     ]
+    strength = bot_strength(context)
+    if strength.command:  # the match page 1 quotes
+        entries.insert(
+            entries.index(("Bots", context.bots_text)) + 1,
+            ("Strength quoted on page 1", f"{strength.command} (docs/bots.md: {strength.where})"),
+        )
     commands = [
         f"tarot-analysis hands {base} --deals {context.deals}",
         f"tarot-analysis play {base} --deals {context.auction_deals} --bots {bots}",

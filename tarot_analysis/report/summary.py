@@ -16,6 +16,7 @@ from typing import Final, NamedTuple, cast
 import numpy as np
 import pandas as pd
 
+from tarot_analysis.bots import measured
 from tarot_analysis.deals import evaluators as ev
 from tarot_analysis.report.bidding import (
     BAND_NOTE,
@@ -43,6 +44,7 @@ __all__ = [
     "LADDER_GARDE",
     "LADDER_RATES",
     "bot_limits",
+    "bot_strength",
     "how_to_count",
     "ladder_moves",
     "scaled_thresholds",
@@ -57,6 +59,10 @@ BOT_MEANINGS: Final[dict[str, str]] = {
         "leads and follows by rules of thumb of club play and counts the cards played; it does "
         "not search"
     ),
+    "learned": (
+        "a network trained on the search bot's decisions, shipped for these rules: it bids, "
+        "calls, announces and plays by them (its écart is the heuristic's)"
+    ),
     "random": (
         "a random legal card at every turn and a random bid: a floor, not a player; its "
         "contract rates say what the cards alone allow"
@@ -67,6 +73,91 @@ BOT_MEANINGS: Final[dict[str, str]] = {
         "the heuristic in duplicate, at a few deals a second"
     ),
 }
+
+
+class Strength(NamedTuple):
+    """What page 1 says of how strong the bot that played was measured to be (``text``), the
+    sections of docs/bots.md that report it (``where``) and the command that measured it
+    (``command``, which the section on how the numbers were made gives; both empty when
+    nothing was measured)."""
+
+    text: str
+    where: str = ""
+    command: str = ""
+
+
+def _measure(row: measured.Duplicate) -> str:
+    """``+5.2 points a deal (95% interval +4.7 to +5.8, 20,000 deals)``."""
+    return (
+        f"{measured.points(row.mean)} points a deal (95% interval {row.interval}, "
+        f"{row.deals:,} deals)"
+    )
+
+
+def bot_strength(context: Context) -> Strength:
+    """How strong the bot that played the report was measured to be in duplicate, for the
+    report's own preset (:mod:`tarot_analysis.bots.measured`, docs/bots.md): its edge over the
+    heuristic with its deals and interval, and its distance to the search bot; for the
+    heuristic, what the learned bot gains over it, or why the heuristic played and that
+    nothing measures stronger play; for any other table, that nothing measured it."""
+    rules = context.rules.name
+    name = context.bots[0]
+    one = len(set(context.bots)) == 1
+    if one and name == "heuristic":
+        return _heuristic_strength(context)
+    row = measured.edge(rules, name) if one else None
+    if row is None:
+        return Strength(
+            f"Nothing measures these bots against the heuristic in duplicate for {rules}: how "
+            "far their answers stand from stronger play is not known here."
+        )
+    # In duplicate: one seat of the bot among heuristic ones, the seats rotated over the same
+    # deals (docs/bots.md); page 1 has room for the numbers, not for the method.
+    text = (
+        f"Measured in duplicate for {rules} (docs/bots.md), {name} gains {_measure(row)} on "
+        "the heuristic"
+    )
+    wheres = [row.where]
+    share = measured.share_of_search(rules, name)
+    search = measured.edge(rules, measured.SEARCH_BOT)
+    if share is not None and search is not None and name != measured.SEARCH_BOT:
+        text += (
+            f", {share:.2f} of the search bot {measured.SEARCH_BOT}'s lead "
+            f"({measured.points(search.mean)}, {search.interval}, {search.deals:,} deals): "
+            f"{measured.points(search.mean - row.mean, sign=False)} points a deal short of it"
+        )
+        wheres.append(search.where)
+        direct = measured.edge(rules, name, measured.SEARCH_BOT)
+        if direct is not None:
+            text += (
+                f"; against {measured.SEARCH_BOT} itself {measured.points(direct.mean)} "
+                f"({direct.interval}, {direct.deals:,} deals)"
+            )
+    return Strength(text + ".", "; ".join(dict.fromkeys(wheres)), row.command)
+
+
+def _heuristic_strength(context: Context) -> Strength:
+    """Page 1's word on a report played by the heuristic: what the learned bot gains over it
+    in this preset, or that no learned model ships for it."""
+    rules = context.rules.name
+    learned = measured.edge(rules, "learned")
+    played = (
+        f"The heuristic plays here as {context.bots_note}; nothing"
+        if context.bots_note
+        else "Nothing"
+    )
+    if learned is None:
+        return Strength(
+            f"{played} measures a stronger bot against it in duplicate for {rules}: the "
+            "answers may move under stronger play."
+        )
+    return Strength(
+        f"Measured in duplicate for {rules} (docs/bots.md), the learned bot, the default, gains "
+        f"{_measure(learned)} on the heuristic: the default bots (or --bots learned) give its "
+        "answers.",
+        learned.where,
+        learned.command,
+    )
 
 
 def _meaning(name: str) -> str:
@@ -417,6 +508,7 @@ def section(
             "contracts": _contracts(auction, context),
             "meanings": [_meaning(name) for name in names],
             "limits": bot_limits(auction, context),
+            "strength": bot_strength(context),
             "moves": ladder_moves(context),
             "stronger": stronger_play(found, context),
             "command": command,

@@ -21,15 +21,39 @@ quick. Keep it so when adding a command.
 
 from __future__ import annotations
 
+import argparse
 import time
+from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["SolveLine", "bots_argument", "sentence"]
+__all__ = ["SolveLine", "bots_argument", "bots_said", "seated", "sentence"]
 
 
 def bots_argument(names: list[str]) -> str | list[str]:
     """The ``--bots`` option as the runners take it: one name for every seat, or one a seat."""
     return names[0] if len(names) == 1 else names
+
+
+def seated(args: argparse.Namespace, *rules: Any) -> str:
+    """The bots of ``args`` seated: where ``--bots`` named none, the default bots of ``rules``
+    (:func:`tarot_analysis.bots.default.seated_bots`: the learned bot, or the heuristic for a
+    preset with no shipped model) put in ``args.bots``; ``args.bots_note`` and the answer say
+    why the default is the heuristic (empty otherwise)."""
+    from tarot_analysis.bots.default import seated_bots
+
+    args.bots, args.bots_note = seated_bots(args.bots, *rules)
+    return str(args.bots_note)
+
+
+def bots_said(bots: Sequence[str], note: str = "") -> str:
+    """The bots as an answer names them: ``learned at every seat``, or one per seat, with why
+    the default bots are the heuristic where they are (``note``, :func:`seated`).
+
+    >>> bots_said(["heuristic"] * 4, "the default where no learned model ships: legacy-4")
+    'heuristic at every seat (the default where no learned model ships: legacy-4)'
+    """
+    named = f"{bots[0]} at every seat" if len(set(bots)) == 1 else ", ".join(bots)
+    return f"{named} ({note})" if note else named
 
 
 def sentence(text: str) -> str:

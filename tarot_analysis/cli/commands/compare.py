@@ -9,6 +9,7 @@ from typing import Any
 
 from tarot_analysis.analyses.compare import MODES, compare_variants, format_report
 from tarot_analysis.cli.arguments import add_bots_option, number_of_deals, positive, seed
+from tarot_analysis.cli.commands import seated
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options
 
@@ -80,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
         )
     # Every rules file is read before anything is dealt: a bad one fails at once.
     rules_list = [load_rules(name) for name in args.variants]
+    # The same default bot for every variant that plays (Tarocco's give hand statistics only),
+    # so that the rules alone differ.
+    note = seated(args, *(rules for rules in rules_list if rules.tarocco is None))
     bots: str | list[str] = args.bots[0] if len(args.bots) == 1 else list(args.bots)
     started = time.perf_counter()
     with dask_client(args.scheduler, args.workers) as client:
@@ -92,5 +96,5 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(comparison.to_json() | {"seconds": round(elapsed, 3)}, indent=2))
         return 0
-    print(format_report(comparison, elapsed))
+    print(format_report(comparison, elapsed, bots_note="" if args.compare_bots else note))
     return 0

@@ -12,7 +12,7 @@ import pandas as pd
 
 from tarot_analysis import __version__
 from tarot_analysis.cli.arguments import add_bots_option, add_run_options
-from tarot_analysis.cli.commands import bots_argument, sentence
+from tarot_analysis.cli.commands import bots_argument, bots_said, seated, sentence
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
     rules = load_rules(args.rules)
     if rules.tarocco is not None:
         raise TarotInputError(f"{rules.name} has no contracts: there is no bid to advise")
+    seated(args, rules)
     from tarot_analysis.analyses.guidance import (
         best_choices,
         can_fit,
@@ -192,9 +193,9 @@ def _guidance_report(
 ) -> str:  # fmt: skip
     """The summary for people: the best contract by count, the thresholds, the model."""
     rules = data.rules
-    bots = data.bots[0] + " at every seat" if len(set(data.bots)) == 1 else ", ".join(data.bots)
     lines = [
-        f"Bidding guidance — rules {rules.name}, bots: {bots}, {args.deals:,} deals to seat 0 "
+        f"Bidding guidance — rules {rules.name}, bots: {bots_said(data.bots, args.bots_note)}, "
+        f"{args.deals:,} deals to seat 0 "
         f"({data.played_deals:,} played; Petit-sec redeals left out), mode: counterfactual "
         f"(every contract played on each deal; pass scores 0), seed {args.seed}, "
         f"tarot-analysis {__version__} ({elapsed:.1f} s)",

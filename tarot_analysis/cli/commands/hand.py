@@ -14,7 +14,7 @@ import pandas as pd
 
 from tarot_analysis import __version__
 from tarot_analysis.cli.arguments import add_bots_option, number_of_deals, positive, seed
-from tarot_analysis.cli.commands import bots_argument
+from tarot_analysis.cli.commands import bots_argument, bots_said, seated
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     held = Hand.parse(args.cards, size=rules.hand_size)
+    seated(args, rules)
     from tarot_analysis.analyses.ecart import taker_odds
     from tarot_analysis.analyses.one_hand import analyse_hand
     from tarot_analysis.deals.odds import odds_text
@@ -108,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             found["odds_own_ecart"] = None if own_odds is None else own_odds.to_json()
         print(json.dumps(found | {"seconds": round(time.perf_counter() - started, 3)}, indent=2))
         return 0
-    print(_hand_report(analysis, elapsed, args.seed))
+    print(_hand_report(analysis, elapsed, args.seed, args.bots_note))
     if advice is not None:
         # The écarts first: the odds below are read after the best of them.
         print()
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
+def _hand_report(analysis: Any, elapsed: float, seed: int, bots_note: str = "") -> str:
     from tarot_analysis.deals.odds import dog_text
     from tarot_analysis.report.plots import contract_label
 
@@ -132,11 +133,7 @@ def _hand_report(analysis: Any, elapsed: float, seed: int) -> str:
     published = analysis.published_bids
     chavey_says = contract_label(published["chavey"])
     rule_of_thumb = contract_label(published["bouts_and_trumps"])
-    bots = (
-        analysis.bots[0] + " at every seat"
-        if len(set(analysis.bots)) == 1
-        else ", ".join(analysis.bots)
-    )
+    bots = bots_said(analysis.bots, bots_note)
     lines = [
         f"Hand {analysis.hand} — rules {rules.name}, seat {analysis.seat}, "
         f"{analysis.deals:,} deals dealt around it, bots: {bots}, mode: counterfactual "

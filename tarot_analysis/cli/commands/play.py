@@ -10,8 +10,8 @@ from typing import Any
 import pandas as pd
 
 from tarot_analysis import __version__
-from tarot_analysis.cli.arguments import add_run_options, bot_name
-from tarot_analysis.cli.commands import bots_argument
+from tarot_analysis.cli.arguments import add_bots_option, add_run_options
+from tarot_analysis.cli.commands import bots_argument, bots_said, seated
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
@@ -27,10 +27,7 @@ def add_parser(subparsers: Any) -> None:
         description="Deal, bid, call, take the dog, play and score many deals with bots.",
     )
     add_run_options(play, deals=100_000)
-    play.add_argument(
-        "--bots", nargs="+", type=bot_name, default=["heuristic"], metavar="BOT",
-        help="one bot for every seat, or one per seat (default heuristic)",
-    )  # fmt: skip
+    add_bots_option(play)
     play.add_argument("--out", help="save every deal's outcome and score to this Parquet file")
     play.add_argument(
         "--no-rows", action="store_true",
@@ -49,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         raise TarotInputError("--out saves one row per deal; --no-rows keeps none: choose one")
     if args.no_rows and rules.tarocco is not None:
         raise TarotInputError(f"{rules.name}: --no-rows counts contracts; Tarocco has none")
+    seated(args, rules)
     from tarot_analysis.runs.memory import check_memory
     from tarot_analysis.runs.progress import SCORING, step
     from tarot_analysis.runs.simulate import check_output_path
@@ -95,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
         }
         print(json.dumps(summary, indent=2))
         return 0
-    print(_play_report(counts, contracts, metadata, elapsed, args.out))
+    print(_play_report(counts, contracts, metadata, elapsed, args.out, args.bots_note))
     return 0
 
 
@@ -113,11 +111,9 @@ def _tarocco_report(args: argparse.Namespace, result: Any, elapsed: float) -> in
         }, indent=2))  # fmt: skip
         return 0
     advantage = summary["dealer_advantage"]
-    bots = (
-        ", ".join(result.bots) if len(set(result.bots)) > 1 else f"{result.bots[0]} at every seat"
-    )
     lines = [
-        f"Tarocco — rules {rules.name}, bots: {bots}, {args.deals:,} deals "
+        f"Tarocco — rules {rules.name}, bots: {bots_said(result.bots, args.bots_note)}, "
+        f"{args.deals:,} deals "
         f"({summary['matches']['n']:,} matches of {rules.tarocco.match_deals}), seed {args.seed}, "
         f"chunks of {result.chunk_size:,}, tarot-analysis {__version__}",
         f"{speed(args.deals, elapsed)} ({elapsed:.2f} s).",
@@ -147,15 +143,14 @@ def _tarocco_report(args: argparse.Namespace, result: Any, elapsed: float) -> in
 
 def _play_report(
     counts: Any, contracts: pd.DataFrame, metadata: dict[str, Any], elapsed: float,
-    out: str | None,
+    out: str | None, bots_note: str = "",
 ) -> str:  # fmt: skip
     from tarot_analysis.runs.progress import speed
 
     rules = counts.rules
     deals = counts.deals
     redeals = counts.redeals
-    bots = metadata["bots"]
-    who = ", ".join(bots) if len(set(bots)) > 1 else f"{bots[0]} at every seat"
+    who = bots_said(metadata["bots"], bots_note)
     played = deals - redeals["total"]
     lines = [
         f"Contracts — rules {rules.name}, bots: {who}, {deals:,} deals, seed "

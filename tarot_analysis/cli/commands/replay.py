@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from tarot_analysis.cli.arguments import add_bots_option, positive, seed
-from tarot_analysis.cli.commands import bots_argument
+from tarot_analysis.cli.commands import bots_argument, seated
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
 # `tarot-analysis --help` and a mistake in the arguments quick (see tarot_analysis.cli.commands).
@@ -25,7 +25,8 @@ def add_parser(subparsers: Any) -> None:
     replay.add_argument("--deal", type=seed, default=0, help="deal number, from 0 (default 0)")
     add_bots_option(
         replay,
-        help="the bots of the play run: one for every seat, or one per seat (default heuristic)",
+        help="the bots of the play run: one for every seat, or one per seat (default: play's, "
+        "learned where a model ships for the preset, else heuristic)",
     )
     replay.add_argument("--chunk-size", type=positive, default=None, help="as in the play run")
     replay.add_argument("--json", action="store_true", help="print the deal as one JSON object")
@@ -37,6 +38,7 @@ def run(args: argparse.Namespace) -> int:
     from tarot_analysis.game.rules import load_rules
 
     rules = load_rules(args.rules)  # before the compiled core loads: a bad file fails fast
+    seated(args, rules)  # the default bots of the play run
     from tarot_analysis.analyses.replay import describe, record
     from tarot_analysis.table.play import replay
 

@@ -8,7 +8,7 @@ import time
 import warnings
 from typing import Any
 
-from tarot_analysis.cli.arguments import bot_name, number_of_deals, positive, seed
+from tarot_analysis.cli.arguments import add_bots_option, number_of_deals, positive, seed
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 from tarot_analysis.runs.progress import LOADING, step
@@ -40,10 +40,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
         "--deals", type=number_of_deals, default=1_000_000,
         help=f"deals (default 1,000,000; at most {AUCTION_DEALS_SAID:,} in auction mode)",
     )  # fmt: skip
-    report.add_argument(
-        "--bots", nargs="+", type=bot_name, default=["heuristic"], metavar="BOT",
-        help="one bot for every seat, or one per seat (default heuristic)",
-    )  # fmt: skip
+    add_bots_option(report)
     report.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     report.add_argument("--out", default="reports", help="folder of the report (default reports/)")
     report.add_argument("--data", default="data", help="folder of the runs (default data/)")
