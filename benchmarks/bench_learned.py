@@ -1,7 +1,7 @@
-"""Decisions per second of the learned bot's compiled forward pass, beside the heuristic's.
+"""Decisions per second of the learned bot's compiled network, beside the heuristic's.
 
-    python benchmarks/bench_learned.py [--deals 2000] [--rules fft-4] [--hidden 64 256x128 ...]
-        [--json]
+    python benchmarks/bench_learned.py [--deals 2000] [--rules fft-4]
+        [--layers 64:32 256x128:64 ...] [--json]
 
 Positions: every third card decision of ``--deals`` deals stepped through the game state in
 compiled code, each decision an action taken among the legal ones by a fixed rule, copied out. Then,
@@ -10,9 +10,13 @@ one after the other on one thread, over the same positions:
 - the baseline: the seat's encoding alone (:func:`tarot_analysis.engine.encoding.encode_into`)
   and its legal actions (:func:`tarot_analysis.engine.state.legal_mask`);
 - the heuristic bot's card (:func:`tarot_analysis.bots.door.decide_rules`);
-- :func:`tarot_analysis.bots.learned.decide_learned` (the encoding, the legal actions and the
-  network) for each ``--hidden`` network (``256x128``: two hidden layers), its weights drawn
-  at random (He); a trained network's ReLU leaves about as many zeros.
+- :func:`tarot_analysis.bots.learned.decide_action_in` (the legal actions and their features,
+  the encoding, each legal action's score) for each ``--layers`` action-in network
+  (``512x256:128``: a trunk of two layers, a head of one then the score), its weights drawn at
+  random (He); a trained network's ReLU leaves about as many zeros. The first layer is computed
+  whole at each decision and no action is marked as the heuristic's (the table asks the
+  heuristic first, and keeps each seat's first layer: ``benchmarks/learned_parts.py``
+  measures those with the shipped network).
 
 Each timing is the best of ``--repeat`` runs after a warm-up (compilation is not counted).
 Machines are noisy: compare the ratios, not the absolute numbers.
@@ -21,7 +25,6 @@ Machines are noisy: compare the ratios, not the absolute numbers.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import time
 from typing import Any
@@ -32,12 +35,14 @@ from numba import njit
 
 from tarot_analysis import __version__
 from tarot_analysis.bots import bot_rows, door
-from tarot_analysis.bots.learned import decide_learned, flatten, scratch_size
+from tarot_analysis.bots.learned import decide_action_in, scratch_size
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import state as S
+from tarot_analysis.engine.action_features import N_ACTION_FEATURES
 from tarot_analysis.engine.encoding import encode_into, encoding_size
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.game.rules import load_rules
+from tarot_analysis.learning.streaming import init_params
 
 
 @njit(cache=True)
@@ -85,14 +90,19 @@ def _heuristic_all(ms: Any, ss: Any, count: int, bot: Any, p: Any, rng: Any) -> 
 
 @njit(cache=True)
 def _learned_all(
-    ms: Any, ss: Any, count: int, p: Any, half: Any, weights: Any, widths: Any, x: Any,
-    out: Any, scratch: Any, mask: Any,
+    ms: Any, ss: Any, count: int, p: Any, half: Any, weights: Any, widths: Any, trunk: int,
+    x: Any, out: Any, scratch: Any, mask: Any,
 ) -> int:  # fmt: skip
+    features = np.zeros((S.N_ACTIONS, N_ACTION_FEATURES), dtype=np.uint8)
+    actions = np.zeros(S.N_ACTIONS, dtype=np.int64)
+    none = np.zeros(0, dtype=np.float32)  # no first layer kept: computed whole each time
+    updates = np.zeros(1, dtype=np.int64)
     total = 0
     for k in range(count):
-        total += decide_learned(
-            ms[k], ss[k], ss[k, S.S_ACTOR], p, half, weights, widths, x, out, scratch, mask
-        )
+        total += decide_action_in(
+            ms[k], ss[k], ss[k, S.S_ACTOR], p, half, -1, weights, widths, trunk, x, out,
+            scratch, mask, features, actions, none, none, updates,
+        )  # fmt: skip
     return total
 
 
@@ -106,18 +116,20 @@ def _best(run: Any, repeat: int) -> float:
     return best
 
 
-def _network(inputs: int, hidden: list[int], seed: int) -> tuple[Any, Any]:
-    rng = np.random.default_rng(seed)
-    widths = [inputs, *hidden, S.N_ACTIONS]
-    weights = [
-        rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32)
-        for a, b in itertools.pairwise(widths)
-    ]
-    biases = [np.zeros(b, np.float32) for b in widths[1:]]
-    return flatten(weights, biases)
+def _network(inputs: int, name: str, seed: int) -> tuple[Any, Any, int]:
+    """The flat weights, the widths and the trunk's layers of an action-in network named
+    ``TRUNK:HEAD`` (``512x256:128``), its weights drawn at random (He), its biases 0."""
+    trunk_part, _, head_part = name.partition(":")
+    trunk = tuple(int(w) for w in trunk_part.split("x"))
+    head = tuple(int(w) for w in head_part.split("x") if w)
+    params = init_params(inputs, trunk, head, seed)
+    layers = [a for part in ("trunk", "head") for layer in params[part] for a in layer]
+    weights = np.concatenate([a.ravel() for a in layers]).astype(np.float32)
+    widths = np.array([inputs, *trunk, *head, 1], dtype=np.int64)
+    return weights, widths, len(trunk)
 
 
-def measure(preset: str, deals: int, hidden: list[str], repeat: int) -> dict[str, Any]:
+def measure(preset: str, deals: int, networks: list[str], repeat: int) -> dict[str, Any]:
     """The decisions per second of each bot, as a dict."""
     rules = load_rules(preset)
     engine = engine_rules(rules)
@@ -137,13 +149,13 @@ def measure(preset: str, deals: int, hidden: list[str], repeat: int) -> dict[str
     seconds = _best(lambda: _heuristic_all(ms, ss, count, heuristic, p, rng), repeat)
     result["heuristic_per_second"] = count / seconds
     result["learned_per_second"] = {}
-    for name in hidden:
-        weights, widths = _network(int(x.shape[0]), [int(w) for w in name.split("x")], seed=1)
+    for name in networks:
+        weights, widths, trunk = _network(int(x.shape[0]), name, seed=1)
         out = np.zeros(S.N_ACTIONS, dtype=np.float32)
         scratch = np.zeros(scratch_size(widths), dtype=np.float32)
         seconds = _best(
-            lambda w=weights, n=widths, o=out, t=scratch: _learned_all(
-                ms, ss, count, p, half, w, n, x, o, t, mask
+            lambda w=weights, n=widths, k=trunk, o=out, t=scratch: _learned_all(
+                ms, ss, count, p, half, w, n, k, x, o, t, mask
             ),
             repeat,
         )
@@ -155,11 +167,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rules", default="fft-4")
     parser.add_argument("--deals", type=int, default=2_000)
-    parser.add_argument("--hidden", nargs="+", default=["64", "256x128", "512x256"])
+    parser.add_argument(
+        "--layers", nargs="+", default=["64:32", "256x128:64", "512x256:128"],
+        help="action-in networks, TRUNK:HEAD (512x256:128: a trunk of 512 then 256, a head of "
+        "128 then the score)",
+    )  # fmt: skip
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    result = measure(args.rules, args.deals, args.hidden, args.repeat)
+    result = measure(args.rules, args.deals, args.layers, args.repeat)
     if args.json:
         print(json.dumps(result, indent=2))
         return

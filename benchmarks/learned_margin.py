@@ -4,9 +4,9 @@
         [--margins 0 25 50 75 100] [--deals 4000] [--seed 1] \\
         [--check-deals 20000] [--check-seed 2] [--out MODEL_WITH_MARGIN.npz] [--json]
 
-The network (flat or action-in) takes the ``--decisions`` (bid, call, poignee, card) besides
-those the model already takes, with one margin for them; the others keep theirs. For each
-margin (points), the bot ``learned:MODEL`` with that margin plays a duplicate match against
+The action-in network of ``--model`` takes the ``--decisions`` (bid, call, poignee, card)
+besides those the model already takes, with one margin for them; the others keep theirs. For
+each margin (points), the bot ``learned:MODEL`` with that margin plays a duplicate match against
 the heuristic on the deals of ``--seed``. The margin of the highest edge is chosen; its
 runner-up and their difference, deal by deal on the same deals, are printed beside it (a
 difference whose interval reaches 0 is a tie). The chosen margin is then played again on other
@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from tarot_analysis import __version__
-from tarot_analysis.bots.learned import load_model, save_model, unflatten
+from tarot_analysis.bots.learned import load_model
 from tarot_analysis.learning.streaming import load_action_in, save_action_in
 from tarot_analysis.table.duplicate import duplicate, mean_interval
 
@@ -46,11 +46,8 @@ def with_margin(
         "decides": sorted({*loaded.decides, *decisions}), "margins": margins,
         "margin_choices": choices,
     }  # fmt: skip
-    if loaded.trunk > 0:  # an action-in network: its layers as they are, the metadata anew
-        params, _ = load_action_in(model, rules)
-        return save_action_in(out, params, meta)
-    weights, biases = unflatten(loaded.weights, loaded.layout)
-    return save_model(out, weights, biases, meta)
+    params, _ = load_action_in(model, rules)  # its layers as they are, the metadata anew
+    return save_action_in(out, params, meta)
 
 
 def main() -> None:

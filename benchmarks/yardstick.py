@@ -44,7 +44,7 @@ DEFAULT = Path(__file__).resolve().parent / "data" / "yardstick-fft-4"
 
 def network_choices(stick: Yardstick, path: str) -> npt.NDArray[np.int64]:
     """The legal action of highest score of the action-in network in ``path`` at each
-    decision, in NumPy (a flat network file is seated by ``--bots learned:PATH``)."""
+    decision, in NumPy."""
     # imported here: a network's file is read only when one is measured
     from tarot_analysis.learning.streaming import load_action_in, scores
 

@@ -117,7 +117,7 @@ def test_compiled_scores_are_the_training_networks(
     trunk, head = layers
     model = load_model(_saved(tmp_path / "net.npz", trunk, head), "fft-4")
     params, _ = load_action_in(tmp_path / "net.npz", "fft-4")
-    scratch = np.zeros(scratch_size(model.layout, model.trunk), dtype=np.float32)
+    scratch = np.zeros(scratch_size(model.layout), dtype=np.float32)
     x = np.zeros(encoding_size(4), dtype=np.float32)
     out = np.zeros(N_ACTIONS, dtype=np.float32)
     mask = np.zeros(N_ACTIONS, dtype=np.bool_)
@@ -225,7 +225,7 @@ def test_bad_action_in_files_are_refused_in_one_line(tmp_path: Path) -> None:
     refused("are not a network a table seats")
     _saved(path)
     _rewrite(path, format=3)
-    refused("of format 3; this version reads formats 1 and 2")
+    refused("of format 3; this version reads format 2")
 
 
 def test_the_command_refuses_a_bad_action_in_file_before_any_deal(

@@ -3,33 +3,34 @@ where the network does not predict enough of a gain."""
 
 from __future__ import annotations
 
-import itertools
+import dataclasses
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from tarot_analysis.bots import Bot, seat_rows
-from tarot_analysis.bots.learned import save_model, shipped_model
+from tarot_analysis.bots import B_TRUNK, Bot, learned, seat_rows
+from tarot_analysis.bots.learned import load_model, shipped_model
 from tarot_analysis.cli import main
 from tarot_analysis.engine.encoding import encoding_size
-from tarot_analysis.engine.state import N_ACTIONS
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
+from tarot_analysis.learning.streaming import init_params, save_action_in
 from tarot_analysis.table.play import play
 
 
 def _random_model(
     path: Path, preset: str, *, margin: float, seed: int = 1, scale: float = 1.0
 ) -> Path:
-    """A network of random weights (``scale`` times normal ones) for ``preset``, taking cards
-    and bids."""
+    """An action-in network of random weights (``scale`` times He's, biases too) for
+    ``preset``, taking cards and bids."""
     rng = np.random.default_rng(seed)
-    widths = [encoding_size(load_rules(preset).players), 16, N_ACTIONS]
-    weights = [scale * rng.normal(0, 1, (a, b)) for a, b in itertools.pairwise(widths)]
-    biases = [scale * rng.normal(0, 1, b) for b in widths[1:]]
+    params = init_params(encoding_size(load_rules(preset).players), (16,), (8,), seed)
+    for part in params.values():
+        for k, (w, b) in enumerate(part):
+            part[k] = (scale * w, (scale * rng.normal(0, 1, b.shape)).astype(np.float32))
     meta = {"rules": preset, "margins": {"bid": margin, "card": margin}, "decides": ["bid", "card"]}
-    return save_model(path, weights, biases, meta)
+    return save_action_in(path, params, meta)
 
 
 def _outcomes(preset: str, bots: list[str], deals: int = 40) -> np.ndarray:
@@ -60,17 +61,33 @@ def test_two_networks_at_one_table_each_play_their_own(tmp_path: Path) -> None:
     rows, nets = seat_rows(
         ["learned:" + str(one), "heuristic", f"learned:{two}", "random"], load_rules("fft-4")
     )
-    assert len(nets) == 2 * len(_flat(one))
+    assert len(nets) == 2 * len(load_model(one, "fft-4").weights)
     mixed = _outcomes("fft-4", [f"learned:{one}", "heuristic", f"learned:{two}", "heuristic"])
     same = _outcomes("fft-4", [f"learned:{one}", "heuristic", f"learned:{one}", "heuristic"])
     assert not np.array_equal(mixed, same)
-    assert rows.shape[0] == 4
+    assert rows.shape[0] == 4 and list(rows[:, B_TRUNK]) == [1, 0, 1, 0]
 
 
-def _flat(path: Path) -> np.ndarray:
-    from tarot_analysis.bots.learned import load_model
+@pytest.mark.parametrize("preset", ["fft-3", "fft-4", "fft-5"])
+def test_every_learned_seat_has_a_network_with_a_trunk(preset: str) -> None:
+    rules = load_rules(preset)
+    rows, _ = seat_rows(["learned", "pimc:learned", *["heuristic"] * (rules.players - 2)], rules)
+    assert (rows[:2, B_TRUNK] >= 1).all() and (rows[2:, B_TRUNK] == 0).all()
 
-    return load_model(path, "fft-4").weights
+
+def test_a_network_without_a_trunk_is_never_seated(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every network the door scores has a trunk: one read without (which no model file
+    gives) is refused before it gets a row."""
+    path = _random_model(tmp_path / "net.npz", "fft-4", margin=0)
+
+    def trunkless(source: str, rules: object) -> learned.Model:
+        return dataclasses.replace(load_model(source, "fft-4"), trunk=0)
+
+    monkeypatch.setattr(learned, "load_model", trunkless)
+    with pytest.raises(TarotInputError, match=r"net\.npz: a network without a trunk"):
+        seat_rows([f"learned:{path}", "heuristic"] * 2, load_rules("fft-4"))
 
 
 def test_names_read_back() -> None:

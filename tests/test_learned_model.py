@@ -1,4 +1,4 @@
-"""The learned bot's model files and its compiled forward pass."""
+"""The learned bot's model files: what is read, what is refused, and the network's action."""
 
 from __future__ import annotations
 
@@ -9,51 +9,47 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from tarot_analysis._jit import chunk_states
+from tarot_analysis.bots import door, seat_rows
 from tarot_analysis.bots.learned import (
-    MODEL_FORMAT,
-    choose,
-    decide_learned,
-    flatten,
-    forward,
+    ACTION_IN_FORMAT,
+    decide_action_in,
     load_model,
-    save_model,
+    read_model_arrays,
     scratch_size,
-    unflatten,
+    shipped_model,
 )
+from tarot_analysis.cli import main
+from tarot_analysis.engine.action_features import FEATURE_SCALE, N_ACTION_FEATURES, action_features
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encode, encoding_size
 from tarot_analysis.engine.game import GameState
+from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.engine.state import N_ACTIONS
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
+from tarot_analysis.learning.streaming import init_params, load_action_in, save_action_in, scores
+from tarot_analysis.runs.interrupts import held_interrupts
 
 
-def _layers(widths: list[int], seed: int = 0) -> tuple[list[np.ndarray], list[np.ndarray]]:
+def _params(players: int, trunk: tuple[int, ...], head: tuple[int, ...], seed: int) -> dict:
+    """Random layers of an action-in network, its biases not zero so that they are read."""
+    params = init_params(encoding_size(players), trunk, head, seed)
     rng = np.random.default_rng(seed)
-    weights = [
-        rng.normal(0, 1 / np.sqrt(a), (a, b)).astype(np.float32)
-        for a, b in itertools.pairwise(widths)
-    ]
-    biases = [rng.normal(0, 0.1, b).astype(np.float32) for b in widths[1:]]
-    return weights, biases
+    for part in params.values():
+        for k, (w, b) in enumerate(part):
+            part[k] = (w, rng.normal(0, 0.1, b.shape).astype(np.float32))
+    return params
 
 
-def _numpy_forward(
-    weights: list[np.ndarray], biases: list[np.ndarray], x: np.ndarray
-) -> np.ndarray:
-    h = x.astype(np.float64)
-    for k, (w, b) in enumerate(zip(weights, biases, strict=True)):
-        h = h @ w + b
-        if k < len(weights) - 1:
-            h = np.maximum(h, 0)
-    return h
-
-
-def _saved(tmp_path: Path, preset: str = "fft-4", hidden: tuple[int, ...] = (16, 8)) -> Path:
-    players = load_rules(preset).players
-    weights, biases = _layers([encoding_size(players), *hidden, N_ACTIONS])
-    path = tmp_path / "model.npz"
-    save_model(path, weights, biases, {"rules": preset, "seed": 3, "rows": 10, "report": {}})
-    return path
+def _saved(
+    tmp_path: Path,
+    preset: str = "fft-4",
+    trunk: tuple[int, ...] = (16, 8),
+    head: tuple[int, ...] = (8,),
+) -> Path:
+    params = _params(load_rules(preset).players, trunk, head, seed=3)
+    meta = {"rules": preset, "seed": 3, "rows": 10, "report": {}}
+    return save_action_in(tmp_path / "model.npz", params, meta)
 
 
 def _rewrite(path: Path, **changes: object) -> None:
@@ -62,7 +58,7 @@ def _rewrite(path: Path, **changes: object) -> None:
         arrays = {name: archive[name] for name in archive.files}
     metadata = json.loads(str(arrays["metadata"]))
     for key, value in changes.items():
-        if key in ("weights", "widths"):
+        if key in arrays and key != "metadata":
             arrays[key] = value  # type: ignore[assignment]
         else:
             metadata[key] = value
@@ -71,28 +67,70 @@ def _rewrite(path: Path, **changes: object) -> None:
         np.savez(file, **arrays)
 
 
+def _flat_file(path: Path, preset: str = "fft-4") -> Path:
+    """A flat network's model file as earlier versions wrote it (format 1): its layers flat in
+    ``weights``, their sizes in ``widths``, from the encoding to one output per action."""
+    rules = load_rules(preset)
+    widths = np.array([encoding_size(rules.players), 16, N_ACTIONS], dtype=np.int64)
+    weights = np.zeros(sum(a * b + b for a, b in itertools.pairwise(widths)), np.float32)
+    metadata = {
+        "rules": preset, "seed": 1, "rows": 10, "report": {},
+        "kind": "tarot-analysis learned bot", "format": 1, "players": rules.players,
+        "encoding_version": ENCODING_VERSION, "encoding_size": int(widths[0]),
+        "widths": widths.tolist(),
+    }  # fmt: skip
+    with open(path, "wb") as file:
+        np.savez(file, weights=weights, widths=widths, metadata=np.array(json.dumps(metadata)))
+    return path
+
+
 # --------------------------------------------------------------------------------------------
 # Files
 # --------------------------------------------------------------------------------------------
 
 
 def test_a_saved_model_loads_back_with_its_weights_and_metadata(tmp_path: Path) -> None:
-    players = 4
-    weights, biases = _layers([encoding_size(players), 16, 8, N_ACTIONS])
+    params = _params(4, (16, 8), (8,), seed=1)
     path = tmp_path / "model.npz"
-    save_model(path, weights, biases, {"rules": "fft-4", "seed": 3, "rows": 10, "report": {"a": 1}})
+    save_action_in(path, params, {"rules": "fft-4", "seed": 3, "rows": 10, "report": {"a": 1}})
     model = load_model(path, load_rules("fft-4"))
-    assert model.rules == "fft-4" and model.players == 4
+    assert model.rules == "fft-4" and model.players == 4 and model.trunk == 2
     assert model.encoding_version == ENCODING_VERSION
     assert model.encoding_size == encoding_size(4) == 1378
-    assert model.widths == (1378, 16, 8, N_ACTIONS)
+    assert model.widths == (1378, 16, 8, 8, 1)
     assert model.weights.dtype == np.float32 and model.layout.dtype == np.int64
     assert model.metadata["seed"] == 3 and model.metadata["rows"] == 10
-    assert model.metadata["report"] == {"a": 1} and model.metadata["format"] == MODEL_FORMAT
-    back_w, back_b = unflatten(model.weights, model.layout)
-    for a, b in zip(back_w + back_b, weights + biases, strict=True):
-        assert np.array_equal(a, b)
+    assert model.metadata["report"] == {"a": 1} and model.form == ACTION_IN_FORMAT
+    layers = [a for part in ("trunk", "head") for pair in params[part] for a in pair]
+    assert np.array_equal(model.weights, np.concatenate([a.ravel() for a in layers]))
     assert load_model(path, "fft-4").widths == model.widths  # a preset's name works too
+
+
+def test_a_flat_network_is_refused_in_one_line_naming_the_file(tmp_path: Path) -> None:
+    path = _flat_file(tmp_path / "flat.npz")
+    said = (
+        f"{path}: a flat network (format 1), which this version no longer plays: train an "
+        f"action-in network (tarot-analysis teach, then tarot-analysis train)"
+    )
+    for read in (lambda: load_model(path, "fft-4"), lambda: read_model_arrays(path)):
+        with pytest.raises(TarotInputError) as refused:
+            read()
+        assert str(refused.value) == said
+    # Before its rules are looked at: a flat file of another preset says the same.
+    with pytest.raises(TarotInputError, match="a flat network"):
+        load_model(path, "fft-3")
+
+
+def test_the_command_refuses_a_flat_network_before_any_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _flat_file(tmp_path / "flat.npz")
+    folder = tmp_path / "run"
+    argv = ["play", "--rules", "fft-4", "--deals", "10", "--bots", f"learned:{path}"]
+    assert main([*argv, "--out", str(folder)]) == 2
+    said = capsys.readouterr().err.strip().splitlines()
+    assert len(said) == 1 and f"{path}: a flat network (format 1)" in said[0], said
+    assert "Traceback" not in said[0] and not folder.exists()
 
 
 def test_a_missing_file_is_named(tmp_path: Path) -> None:
@@ -118,15 +156,16 @@ def test_a_file_of_other_bytes_is_refused(tmp_path: Path) -> None:
 def test_an_archive_of_other_arrays_is_not_a_model(tmp_path: Path) -> None:
     path = tmp_path / "other.npz"
     np.savez(path, x=np.zeros(3))
-    with pytest.raises(TarotInputError, match="not a model of tarot-analysis"):
+    with pytest.raises(TarotInputError, match=r"not a model of tarot-analysis \(no metadata\)"):
         load_model(path, "fft-4")
     path = _saved(tmp_path)
     _rewrite(path, kind="something else")
     with pytest.raises(TarotInputError, match="not a model of tarot-analysis"):
         load_model(path, "fft-4")
-    _rewrite(path, kind="tarot-analysis learned bot", format=MODEL_FORMAT + 2)
-    with pytest.raises(TarotInputError, match="of format 3; this version reads formats 1 and 2"):
-        load_model(path, "fft-4")
+    for form in (3, 0, "2", True):
+        _rewrite(path, kind="tarot-analysis learned bot", format=form)
+        with pytest.raises(TarotInputError, match=r"; this version reads format 2$"):
+            load_model(path, "fft-4")
 
 
 def test_a_model_of_another_preset_is_refused(tmp_path: Path) -> None:
@@ -154,98 +193,78 @@ def test_a_model_of_another_encoding_version_is_refused(tmp_path: Path) -> None:
 def test_weights_that_do_not_match_the_layers_are_refused(tmp_path: Path) -> None:
     path = _saved(tmp_path)
     with np.load(path) as archive:
-        weights, widths = archive["weights"], archive["widths"]
-    _rewrite(path, weights=weights[:-1])
-    with pytest.raises(TarotInputError, match=r"weights of type float32; layers .* need"):
+        first, bias = archive["trunk_0_w"], archive["trunk_0_b"]
+    _rewrite(path, trunk_0_b=bias[:-1])
+    with pytest.raises(TarotInputError, match="are not matrices with a bias for each column"):
         load_model(path, "fft-4")
-    _rewrite(path, weights=weights, widths=np.array([1378, 17, 8, 93]))
+    _rewrite(path, trunk_0_b=bias, widths=[1378, 17, 8, 8, 1])
     with pytest.raises(TarotInputError, match=r"widths .* are not those of its metadata"):
         load_model(path, "fft-4")
-    _rewrite(path, widths=widths, encoding_size=1000)
+    _rewrite(path, widths=[1378, 16, 8, 8, 1], encoding_size=1000)
     with pytest.raises(TarotInputError, match="reads 1000 inputs; the encoding of 4 players"):
         load_model(path, "fft-4")
-    bad = weights.copy()
-    bad[5] = np.nan
-    _rewrite(path, weights=bad, encoding_size=1378)
+    _rewrite(path, encoding_size=1378, trunk_0_w=first.astype(np.float64))
+    with pytest.raises(TarotInputError, match="its layers are not float32"):
+        load_model(path, "fft-4")
+    bad = first.copy()
+    bad[5, 3] = np.nan
+    _rewrite(path, trunk_0_w=bad)
     with pytest.raises(TarotInputError, match="not finite"):
         load_model(path, "fft-4")
 
 
-def test_save_refuses_layers_that_do_not_chain_or_fit_the_preset(tmp_path: Path) -> None:
-    weights, biases = _layers([1378, 16, N_ACTIONS])
-    with pytest.raises(TarotInputError, match="layer 1"):
-        save_model(tmp_path / "m.npz", [weights[0], weights[0]], biases, {"rules": "fft-4"})
-    with pytest.raises(TarotInputError, match="reads 1117 inputs"):
-        save_model(tmp_path / "m.npz", weights, biases, {"rules": "fft-3"})
-    assert not (tmp_path / "m.npz").exists()
-
-
 # --------------------------------------------------------------------------------------------
-# Inference
+# The network's action
 # --------------------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize("hidden", [(), (32,), (64, 32), (7, 5, 3)])
-def test_the_compiled_forward_pass_is_the_networks(hidden: tuple[int, ...]) -> None:
-    widths = [1378, *hidden, N_ACTIONS]
-    weights, biases = _layers(widths, seed=len(hidden))
-    flat, layout = flatten(weights, biases)
-    rng = np.random.default_rng(5)
-    out = np.zeros(N_ACTIONS, dtype=np.float32)
-    scratch = np.full(scratch_size(layout), np.nan, dtype=np.float32)  # nothing read unwritten
-    for _ in range(20):
-        x = (rng.random(1378) < 0.05).astype(np.float32)
-        x[rng.integers(0, 1378, 10)] = rng.random(10).astype(np.float32)  # fractions too
-        forward(flat, layout, x, out, scratch)
-        np.testing.assert_allclose(out, _numpy_forward(weights, biases, x), rtol=1e-4, atol=1e-4)
-
-
-def test_choose_takes_the_legal_action_of_highest_output() -> None:
-    weights = [np.zeros((4, N_ACTIONS), np.float32)]
-    outputs = np.arange(N_ACTIONS, dtype=np.float32)[::-1].copy()  # action 0 highest
-    flat, layout = flatten(weights, [outputs])
-    x = np.zeros(4, np.float32)
-    out = np.zeros(N_ACTIONS, np.float32)
-    scratch = np.zeros(scratch_size(layout), np.float32)
-    legal = np.zeros(N_ACTIONS, np.bool_)
-    assert choose(flat, layout, x, legal, out, scratch) == -1
-    legal[[10, 40, 92]] = True
-    assert choose(flat, layout, x, legal, out, scratch) == 10
-    flat[-N_ACTIONS:] = 1.0  # all equal: the lowest legal
-    assert choose(flat, layout, x, legal, out, scratch) == 10
-    flat[-N_ACTIONS + 92] = 2.0
-    assert choose(flat, layout, x, legal, out, scratch) == 92
 
 
 @pytest.mark.parametrize("preset", ["fft-3", "fft-4", "fft-5"])
 def test_the_learned_bot_always_answers_a_legal_action(preset: str) -> None:
+    """The shipped network at every seat, to the end of each deal, the heuristic's action as
+    its hint, as the table asks it: it bids, so the cards are played (a network of random
+    weights passes whole deals)."""
     rules = load_rules(preset)
-    weights, biases = _layers([encoding_size(rules.players), 24, N_ACTIONS], seed=7)
-    flat, layout = flatten(weights, biases)
+    model = load_model(shipped_model(rules), rules)
+    params, _ = load_action_in(shipped_model(rules), preset)
+    rows, nets = seat_rows(["heuristic"] * rules.players, rules)
+    engine = engine_rules(rules)
+    with held_interrupts():
+        ws = door.workspace(engine.params, engine.scoring, rows, nets)
+    rng = chunk_states(np.random.SeedSequence(1), 0, 1)[0]
     x = np.zeros(encoding_size(rules.players), np.float32)
     out = np.zeros(N_ACTIONS, np.float32)
-    scratch = np.zeros(scratch_size(layout), np.float32)
+    scratch = np.zeros(scratch_size(model.layout), np.float32)
     mask = np.zeros(N_ACTIONS, np.bool_)
-    decisions = weighed = 0
+    features = np.zeros((N_ACTIONS, N_ACTION_FEATURES), np.uint8)
+    actions = np.zeros(N_ACTIONS, np.int64)
+    none, updates = np.zeros(0, np.float32), np.zeros(1, np.int64)  # the first layer afresh
+    decisions = weighed = cards = 0
     for seed in range(12):
         state = GameState.deal(rules, seed=seed)
         while not state.is_over:
             seat = state.actor
-            action = decide_learned(
-                state.m, state.s, seat, state.engine.params, state.engine.half_points, flat,
-                layout, x, out, scratch, mask,
-            )  # fmt: skip
             legal = state.legal_actions()
+            hint = int(
+                door.decide_rules(state.m, state.s, seat, rows[seat], engine.params, rng, ws.plan)
+            )
+            action = decide_action_in(
+                state.m, state.s, seat, state.engine.params, state.engine.half_points, hint,
+                model.weights, model.layout, model.trunk, x, out, scratch, mask, features,
+                actions, none, none, updates,
+            )  # fmt: skip
             assert action in legal
             if len(legal) > 1:  # a single legal action is taken without the network
                 assert np.array_equal(x, encode(state, seat))
-                expected = _numpy_forward(weights, biases, x)
-                expected[~state.action_mask()] = -np.inf
-                assert expected[action] >= expected.max() - 1e-4
+                found, listed = action_features(state, seat, hint)
+                expected = scores(
+                    np, params, x[None, :], (found.astype(np.float32) * FEATURE_SCALE)[None]
+                )[0]
+                assert expected[list(listed).index(action)] >= expected.max() - 1e-4
                 weighed += 1
+                cards += state.decision == "card"
             state.apply(action)  # the bot plays every seat, to the end
             decisions += 1
-    assert decisions > 12 * 20 and weighed > 12 * 10
+    assert decisions > 12 * 20 and weighed > 12 * 10 and cards > 12 * 5
 
 
 # --------------------------------------------------------------------------------------------
@@ -266,7 +285,8 @@ def test_the_learned_bot_always_answers_a_legal_action(preset: str) -> None:
         ({"margins": {"card": 1e300}}, "its margins"),
         ({"margins": {"card": True}}, "its margins"),
         ({"margins": {"dance": 1}}, "its margins"),
-        ({"widths": "wide"}, "its widths"),
+        ({"trunk_layers": "two"}, "are not a network a table seats"),
+        ({"head_layers": 0}, "are not a network a table seats"),
     ],
 )
 def test_odd_metadata_is_refused_in_one_line_naming_the_file(
@@ -279,9 +299,14 @@ def test_odd_metadata_is_refused_in_one_line_naming_the_file(
     assert str(refused.value).startswith(str(path)) and "\n" not in str(refused.value)
 
 
-def test_a_network_too_deep_for_a_table_is_refused_as_it_loads(tmp_path: Path) -> None:
-    path = _saved(tmp_path, hidden=(4, 4, 4, 4, 4))
-    with pytest.raises(TarotInputError, match="at most 4 hidden layers"):
+def test_a_network_too_deep_or_too_wide_for_a_table_is_refused_as_it_loads(
+    tmp_path: Path,
+) -> None:
+    path = _saved(tmp_path, trunk=(4, 4, 4), head=(4, 4))
+    with pytest.raises(TarotInputError, match="at least one of each, 5 in all"):
+        load_model(path, "fft-4")
+    path = _saved(tmp_path, trunk=(4097,), head=(4,))
+    with pytest.raises(TarotInputError, match="at most 4 hidden layers of 1 to 4096 units"):
         load_model(path, "fft-4")
 
 
@@ -314,7 +339,7 @@ def test_an_array_that_claims_more_than_its_file_is_refused_before_it_is_allocat
 ) -> None:
     path = _saved(tmp_path)
     header = {"descr": "<f4", "fortran_order": False, "shape": (1 << 40,)}  # 4 TiB
-    _write_member(path, "weights", header, b"\x00" * 64)
+    _write_member(path, "trunk_0_w", header, b"\x00" * 64)
     with pytest.raises(TarotInputError, match="damaged or truncated"):
         load_model(path, "fft-4")
 

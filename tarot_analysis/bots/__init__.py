@@ -55,9 +55,9 @@ B_SHIFT_0: Final = 3
 #: :mod:`tarot_analysis.engine.state`; the heuristic takes the others), for each decision kind
 #: the gain in hundredths of a point its network must predict over the heuristic's action to
 #: take another (``B_MARGIN_0 + kind``, :attr:`tarot_analysis.bots.learned.Model.margins`), how
-#: many widths its network has and the widths themselves (inputs, hidden layers, outputs), and
-#: for an action-in network the layers of its trunk (``B_TRUNK``; 0: a flat network, one
-#: output per action).
+#: many widths its network has and the widths themselves (inputs, the trunk's layers, the
+#: head's, 1), and the layers of its network's trunk (``B_TRUNK``: at least 1 for a learned
+#: bot, whose network is an action-in one; 0 for a bot without a network).
 B_NET: Final = B_SHIFT_0 + N_BID_SHIFTS
 B_LEARNS: Final = B_NET + 1
 B_MARGIN_0: Final = B_NET + 2
@@ -231,6 +231,8 @@ def seat_rows(
             continue
         path = bot.model or str(shipped_model(rules))
         model = load_model(path, rules)  # its layers checked to fit MAX_WIDTHS
+        if model.trunk < 1:  # the door scores every network as an action-in one
+            raise TarotInputError(f"{path}: a network without a trunk, which no table seats")
         if path not in starts:
             starts[path] = at
             nets.append(model.weights)

@@ -1,43 +1,44 @@
-"""A learned bot's network: its file, and its forward pass in compiled code.
+"""A learned bot's network: its file, and its scores in compiled code.
 
-The network is a multilayer perceptron trained on the search bot's decisions
-(:mod:`tarot_analysis.learning.training`): what the seat knows
-(:func:`tarot_analysis.engine.encoding.encode_into`, ``widths[0]`` numbers) goes through hidden
-layers with ReLU to one output per action (:data:`~tarot_analysis.engine.state.N_ACTIONS`),
-each the action's predicted value for the seat (its advantage over the mean of the legal
-actions, in hundreds of points). The bot takes the legal action of highest output.
+The network is an *action-in* network trained on the search bot's decisions
+(:mod:`tarot_analysis.learning.streaming`): it scores each legal action from the state and
+that action's features (:mod:`tarot_analysis.engine.action_features`). A trunk of layers with
+ReLU reads what the seat knows (:func:`tarot_analysis.engine.encoding.encode_into`,
+``widths[0]`` numbers) into the state's vector; a head, the same weights for every action,
+reads that vector beside the action's features to one score, the action's predicted value for
+the seat (its advantage over the mean of the legal actions, in hundreds of points). The bot
+takes the legal action of highest score (:func:`decide_action_in`).
 
-Compiled code reads the network as two arrays: ``widths`` (int64: the inputs, each hidden
-layer, the outputs) and ``weights`` (float32, flat): for each layer its matrix stored
-``(inputs, outputs)`` row-major, then its biases. A row per input lets the first layer add
-the rows of the inputs that are not zero only: a seat's encoding is mostly zeros (a hand of
-18 cards among 78 places, ...), and so are the hidden values after ReLU.
+A model file (format 2, :data:`ACTION_IN_FORMAT`, written by
+:func:`tarot_analysis.learning.streaming.save_action_in`) is one ``.npz`` (NumPy's zip of
+arrays) holding each layer as ``trunk_K_w``, ``trunk_K_b``, ``head_K_w``, ``head_K_b`` (its
+matrix ``(inputs, outputs)``, its biases) and ``metadata``, a JSON text: the format, the
+preset and its number of players, the encoding's and the features' versions and lengths, the
+layers of the trunk and of the head, and what the training kept. :func:`load_model` refuses,
+in one line naming the file, a model of another preset, another number of players, another
+encoding or features version: its inputs would mean something else. A file of format 1, the
+flat network of earlier versions (one output per action), is refused so too.
 
-A model file is one ``.npz`` (NumPy's zip of arrays) holding ``weights``, ``widths`` and
-``metadata``, a JSON text: the format (:data:`MODEL_FORMAT`), the preset and its number of
-players, the encoding's version and length, the widths, the training's seed, rows and report.
-:func:`load_model` refuses, in one line naming the file, a model of another preset, another
-number of players or another encoding version: its inputs would mean something else.
-
-An *action-in* network (format 2, :data:`ACTION_IN_FORMAT`, written by
-:func:`tarot_analysis.learning.streaming.save_action_in`) scores each legal action from the
-state and that action's features (:mod:`tarot_analysis.engine.action_features`): a trunk of
-layers over the encoding gives the state's vector, and a head, the same weights for every
-action, reads that vector beside the action's features to one score. Its file holds each
-layer as ``trunk_K_w``, ``trunk_K_b``, ``head_K_w``, ``head_K_b``; :func:`load_model` checks it
-as a flat network's (and the features' version too) and lays it flat the same way, its widths
-``(inputs, trunk..., head..., 1)`` and :attr:`Model.trunk` its trunk's layers, the head's first
-matrix reading the trunk's last width plus the features. :func:`decide_action_in` computes
-the features and the encoding of a seat's decision and scores every legal action
+Compiled code reads the network as two arrays: ``widths`` (int64: the inputs, the trunk's
+layers, the head's, 1) and ``weights`` (float32, flat): for each layer its matrix stored
+``(inputs, outputs)`` row-major, then its biases; :attr:`Model.trunk` counts the trunk's
+layers, and the head's first matrix reads the trunk's last width plus the features. A row per
+input lets a layer add the rows of the inputs that are not zero only: a seat's encoding is
+mostly zeros (a hand of 18 cards among 78 places, ...), and so are the values after ReLU; and
+the state's part of the head's first layer is computed once a decision, not once an action
 (:func:`action_scores`).
 
 >>> import numpy as np
->>> widths = np.array([3, 2, 2], dtype=np.int64)
->>> weights = np.array([1, 0, 0, 1, 1, 1, 0, 0,  1, 0, 0, -1, 0.5, 0], dtype=np.float32)
->>> out, scratch = np.zeros(2, np.float32), np.zeros(scratch_size(widths), np.float32)
->>> forward(weights, widths, np.array([1, 0, 2], np.float32), out, scratch)
->>> out.tolist()
-[3.5, -2.0]
+>>> widths = np.array([3, 2, 2, 1], dtype=np.int64)  # a trunk of 2 units, a head of 2 then 1
+>>> weights = np.ones(weights_length(widths, 1), np.float32)
+>>> features = np.zeros((2, N_ACTION_FEATURES), np.uint8)
+>>> features[1, :2] = 1  # the second action: a card that wins the trick as it stands
+>>> scores, scratch = np.zeros(2, np.float32), np.zeros(scratch_size(widths), np.float32)
+>>> none, updates = np.zeros(0, np.float32), np.zeros(1, np.int64)  # no first layer kept
+>>> x = np.array([1, 0, 2], np.float32)
+>>> action_scores(weights, widths, 1, x, features, 2, scores, scratch, none, none, updates)
+>>> scores.tolist()
+[19.0, 23.0]
 """
 
 from __future__ import annotations
@@ -62,11 +63,10 @@ from tarot_analysis.engine.action_features import (
     action_features_into,
 )
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encode_into, encoding_size
-from tarot_analysis.engine.state import DECISIONS, MAX_SEATS, N_ACTIONS, legal_mask
+from tarot_analysis.engine.state import DECISIONS, MAX_SEATS
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.reader import MODEL_BYTES, open_archive, parse_json
-from tarot_analysis.runs.files import replacing
 
 __all__ = [
     "ACTION_IN_FORMAT",
@@ -76,35 +76,27 @@ __all__ = [
     "MAX_HIDDEN_WIDTH",
     "MAX_MARGIN",
     "MAX_WEIGHTS",
-    "MODEL_FORMAT",
     "Model",
     "action_scores",
-    "choose",
     "decide_action_in",
-    "decide_learned",
-    "flatten",
-    "forward",
     "kept_first_layer",
     "load_model",
     "read_model_arrays",
-    "save_model",
     "scratch_size",
     "shipped_model",
-    "unflatten",
 ]
 
 #: The longest encoding, of six players: a seat's encoding fits in this many numbers.
 MAX_ENCODING: Final = encoding_size(MAX_SEATS)
-#: The layout of a flat network's model file; a file of another format is refused.
-MODEL_FORMAT: Final = 1
 #: The layout of an action-in network's model file
-#: (:func:`tarot_analysis.learning.streaming.save_action_in`).
+#: (:func:`tarot_analysis.learning.streaming.save_action_in`): the one format this version
+#: reads.
 ACTION_IN_FORMAT: Final = 2
-#: The formats this version reads.
-MODEL_FORMATS: Final = (MODEL_FORMAT, ACTION_IN_FORMAT)
+#: The format of the flat networks of earlier versions (the encoding, hidden layers, one
+#: output per action), refused in one line: :func:`read_model_arrays`.
+_FLAT_FORMAT: Final = 1
 #: What the metadata of a model file names itself.
 MODEL_KIND: Final = "tarot-analysis learned bot"
-_ARRAYS: Final = ("weights", "widths", "metadata")
 #: The decisions a network may take (the metadata's ``decides``), in the engine's order: every
 #: kind but the end of the deal.
 LEARNABLE: Final = DECISIONS[: DECISIONS.index("over")]
@@ -124,9 +116,9 @@ ONE: Final = np.uint64(1)
 assert N_ACTION_FEATURES <= 64
 #: The largest margin of a decision, in points: far beyond any deal's score.
 MAX_MARGIN: Final = 10_000.0
-#: The most bytes each array of a model file may take once unpacked, its header with it: the
-#: file is refused before anything larger is read.
-_MAX_BYTES: Final = {"weights": 4 * MAX_WEIGHTS + 4096, "widths": 4096, "metadata": 1 << 24}
+#: The most bytes each array of a model file may take once unpacked, its header with it, and
+#: its layers together: the file is refused before anything larger is read.
+_MAX_BYTES: Final = {"weights": 4 * MAX_WEIGHTS + 4096, "metadata": 1 << 24}
 
 
 @dataclass(frozen=True)
@@ -137,17 +129,17 @@ class Model:
     players: int
     encoding_version: int
     encoding_size: int
-    widths: tuple[int, ...]  # inputs, hidden layers, outputs
+    widths: tuple[int, ...]  # inputs, the trunk's layers, the head's, 1
     weights: npt.NDArray[np.float32]  # flat, for compiled code
     layout: npt.NDArray[np.int64]  # ``widths`` as an array, for compiled code
+    trunk: int  # the trunk's layers, at least 1
     metadata: dict[str, Any] = field(default_factory=dict)  # the training's seed, rows, report
-    trunk: int = 0  # an action-in network's trunk layers; 0: a flat network
 
     @property
     def form(self) -> int:
-        """The format of the model's file: :data:`MODEL_FORMAT` for a flat network,
-        :data:`ACTION_IN_FORMAT` for an action-in one."""
-        return ACTION_IN_FORMAT if self.trunk else MODEL_FORMAT
+        """The format of the model's file: :data:`ACTION_IN_FORMAT`, the one this version
+        reads."""
+        return ACTION_IN_FORMAT
 
     @property
     def decides(self) -> tuple[str, ...]:
@@ -170,131 +162,43 @@ class Model:
         return sum(1 << DECISIONS.index(name) for name in self.decides)
 
     def scratch(self) -> npt.NDArray[np.float32]:
-        """A scratch buffer for :func:`forward` (:func:`action_scores`) with this network."""
-        return np.zeros(scratch_size(self.layout, self.trunk), dtype=np.float32)
+        """A scratch buffer for :func:`action_scores` with this network."""
+        return np.zeros(scratch_size(self.layout), dtype=np.float32)
 
 
-def weights_length(widths: Sequence[int] | npt.NDArray[np.int64], trunk: int = 0) -> int:
-    """The length of the flat weights of a network of ``widths`` (an action-in network's with
-    ``trunk`` layers in its trunk: its head's first layer also reads the action's
-    :data:`~tarot_analysis.engine.action_features.N_ACTION_FEATURES` features)."""
+def weights_length(widths: Sequence[int] | npt.NDArray[np.int64], trunk: int) -> int:
+    """The length of the flat weights of a network of ``widths`` with ``trunk`` layers in its
+    trunk: its head's first layer also reads the action's
+    :data:`~tarot_analysis.engine.action_features.N_ACTION_FEATURES` features."""
     sizes = [int(w) for w in widths]
-    extra = N_ACTION_FEATURES * sizes[trunk + 1] if trunk else 0
+    extra = N_ACTION_FEATURES * sizes[trunk + 1]
     return sum(a * b + b for a, b in itertools.pairwise(sizes)) + extra
 
 
-def scratch_size(widths: Sequence[int] | npt.NDArray[np.int64], trunk: int = 0) -> int:
-    """The scratch :func:`forward` needs: twice the widest hidden layer (at least 1); five
-    times for an action-in network (:func:`action_scores`: its trunk's two, the head's part
-    of the state, the head's two)."""
+def scratch_size(widths: Sequence[int] | npt.NDArray[np.int64]) -> int:
+    """The scratch :func:`action_scores` needs: five times the widest layer between the
+    inputs and the score (its trunk's two, the head's part of the state, the head's two)."""
     hidden = [int(w) for w in widths[1:-1]]
-    return (5 if trunk else 2) * max(hidden, default=1)
-
-
-def flatten(
-    weights: Sequence[npt.ArrayLike], biases: Sequence[npt.ArrayLike]
-) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int64]]:
-    """The flat float32 weights and the int64 widths of layers given as matrices
-    ``(inputs, outputs)`` and bias vectors; a ``TarotInputError`` if their shapes do not
-    chain."""
-    if len(weights) != len(biases) or not weights:
-        raise TarotInputError(
-            f"a network needs one bias vector per weight matrix, got {len(weights)} matrices "
-            f"and {len(biases)} bias vectors"
-        )
-    matrices = [np.asarray(w, dtype=np.float32) for w in weights]
-    vectors = [np.asarray(b, dtype=np.float32) for b in biases]
-    widths = [matrices[0].shape[0] if matrices[0].ndim == 2 else -1]
-    for k, (matrix, vector) in enumerate(zip(matrices, vectors, strict=True)):
-        if matrix.ndim != 2 or matrix.shape[0] != widths[-1] or vector.shape != matrix.shape[1:]:
-            raise TarotInputError(
-                f"layer {k}: weights {matrix.shape} and biases {vector.shape} do not follow a "
-                f"layer of {widths[-1]} outputs"
-            )
-        widths.append(matrix.shape[1])
-    parts = [part.ravel() for pair in zip(matrices, vectors, strict=True) for part in pair]
-    return np.concatenate(parts).astype(np.float32), np.array(widths, dtype=np.int64)
-
-
-def unflatten(
-    weights: npt.NDArray[np.float32], widths: npt.NDArray[np.int64]
-) -> tuple[list[npt.NDArray[np.float32]], list[npt.NDArray[np.float32]]]:
-    """The matrices ``(inputs, outputs)`` and bias vectors of flat weights (views)."""
-    matrices, vectors = [], []
-    at = 0
-    for n_in, n_out in itertools.pairwise(widths):
-        matrices.append(weights[at : at + n_in * n_out].reshape(n_in, n_out))
-        at += n_in * n_out
-        vectors.append(weights[at : at + n_out])
-        at += n_out
-    return matrices, vectors
-
-
-def save_model(
-    path: str | os.PathLike[str],
-    weights: Sequence[npt.ArrayLike],
-    biases: Sequence[npt.ArrayLike],
-    meta: dict[str, Any],
-) -> Path:
-    """Write a network to ``path`` (one ``.npz``, written whole or not at all).
-
-    ``weights``: one matrix ``(inputs, outputs)`` per layer; ``biases``: one vector per layer;
-    ``meta``: at least ``rules`` (a preset's name); ``players``, the encoding's version and
-    length and the widths are filled in, and anything else (``seed``, ``rows``, ``report``) is
-    kept as it is. The inputs must be the encoding of the preset's number of players, the
-    outputs one per action."""
-    flat, widths = flatten(weights, biases)
-    if "rules" not in meta:
-        raise TarotInputError("a model's metadata must name its rules preset")
-    rules = load_rules(str(meta["rules"]))
-    if widths[0] != encoding_size(rules.players) or widths[-1] != N_ACTIONS:
-        raise TarotInputError(
-            f"a model of {rules.name} reads {encoding_size(rules.players)} inputs and gives "
-            f"{N_ACTIONS} outputs, got {widths[0]} and {widths[-1]}"
-        )
-    metadata = dict(meta) | {
-        "kind": MODEL_KIND,
-        "format": MODEL_FORMAT,
-        "rules": rules.name,
-        "players": rules.players,
-        "encoding_version": ENCODING_VERSION,
-        "encoding_size": int(widths[0]),
-        "widths": [int(w) for w in widths],
-    }
-    text = json.dumps(metadata, allow_nan=False)
-    target = Path(path)
-    with replacing(target) as temporary, open(temporary, "wb") as file:
-        np.savez(file, weights=flat, widths=widths, metadata=np.array(text))
-    return target
+    return 5 * max(hidden, default=1)
 
 
 def load_model(path: str | os.PathLike[str], rules: Rules | str) -> Model:
-    """The network in ``path`` (a flat network's file, format 1, or an action-in network's,
-    format 2), checked to play ``rules`` (a preset or its name): a ``TarotInputError`` naming
-    the file and what is wrong otherwise."""
+    """The action-in network in ``path`` (format 2), checked to play ``rules`` (a preset or its
+    name): a ``TarotInputError`` naming the file and what is wrong otherwise, a flat network's
+    file (format 1) among them."""
     if not isinstance(rules, Rules):
         rules = load_rules(rules)
     source = Path(path)
     metadata, arrays = read_model_arrays(source)
     _check_fits(source, metadata, rules)
     _check_decisions(source, metadata)
-    if metadata["format"] == ACTION_IN_FORMAT:
-        return _action_in_model(source, metadata, arrays, rules)
-    _check_widths(source, metadata.get("widths"))
-    weights, widths = arrays["weights"], arrays["widths"]
-    _check_shapes(source, metadata, weights, widths)
-    return Model(
-        rules=rules.name, players=rules.players, encoding_version=ENCODING_VERSION,
-        encoding_size=int(widths[0]), widths=tuple(int(w) for w in widths),
-        weights=np.ascontiguousarray(weights, dtype=np.float32),
-        layout=np.ascontiguousarray(widths, dtype=np.int64), metadata=metadata,
-    )  # fmt: skip
+    return _action_in_model(source, metadata, arrays, rules)
 
 
 def _action_in_model(
     source: Path, metadata: dict[str, Any], arrays: dict[str, npt.NDArray[Any]], rules: Rules
 ) -> Model:
-    """The action-in network of a file of format 2: its layers, trunk then head, checked to
+    """The network of a file of format 2: its layers, trunk then head, checked to
     chain from the encoding to one score, its head's first layer reading the trunk's last
     layer and the action's features; flat as compiled code reads it."""
     if metadata.get("features_version") != FEATURES_VERSION:
@@ -344,7 +248,7 @@ def _action_in_model(
     return Model(
         rules=rules.name, players=rules.players, encoding_version=ENCODING_VERSION,
         encoding_size=widths[0], widths=tuple(widths), weights=np.ascontiguousarray(flat),
-        layout=np.array(widths, dtype=np.int64), metadata=metadata, trunk=trunk,
+        layout=np.array(widths, dtype=np.int64), trunk=trunk, metadata=metadata,
     )  # fmt: skip
 
 
@@ -376,8 +280,9 @@ def shipped_model(rules: Rules) -> Path:
 def read_model_arrays(
     path: str | os.PathLike[str],
 ) -> tuple[dict[str, Any], dict[str, npt.NDArray[Any]]]:
-    """The metadata of a model file, checked to be a model's of a format this version reads,
-    and the arrays of its format; or one line saying why they cannot be read. The file goes
+    """The metadata of a model file, checked to be an action-in network's (format 2), and the
+    arrays of its layers; or one line saying why they cannot be read (a flat network's file,
+    format 1, among them: this version no longer plays it). The file goes
     through the guarded reader (:func:`tarot_analysis.reader.open_archive`): a regular file,
     each array's size, as the archive and its header declare it, checked before it is read.
     Every reader of a model file starts here; :func:`load_model` then fits it to a preset."""
@@ -385,35 +290,27 @@ def read_model_arrays(
     with open_archive(source, "model file", limit=MODEL_BYTES) as archive:
         members = archive.members
         if "metadata" not in members:
-            missing = [n for n in ("weights", "widths", "metadata") if n not in members]
-            raise TarotInputError(
-                f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
-            )
+            raise TarotInputError(f"{source}: not a model of tarot-analysis (no metadata)")
         metadata = _metadata(source, archive.array("metadata", _MAX_BYTES["metadata"]))
-        names = ["weights", "widths"]
-        if metadata["format"] == ACTION_IN_FORMAT:
-            _check_layer_counts(source, metadata)
-            names = [f"{n}_{a}" for n in _layer_names(metadata) for a in ("w", "b")]
+        _check_layer_counts(source, metadata)
+        names = [f"{n}_{a}" for n in _layer_names(metadata) for a in ("w", "b")]
         missing = [name for name in names if name not in members]
         if missing:
             raise TarotInputError(
                 f"{source}: not a model of tarot-analysis (no {', '.join(missing)})"
             )
         unpacked = sum(archive.unpacked(name) for name in names)
-        if unpacked > _MAX_BYTES["weights"] + _MAX_BYTES["widths"]:
+        if unpacked > _MAX_BYTES["weights"]:
             raise TarotInputError(
                 f"{source}: its layers take {unpacked / 2**20:.1f} MiB unpacked; a model's "
                 f"take at most {_MAX_BYTES['weights'] / 2**20:.1f} MiB"
             )
-        limit = {"widths": _MAX_BYTES["widths"]}
-        arrays = {
-            name: archive.array(name, limit.get(name, _MAX_BYTES["weights"])) for name in names
-        }
+        arrays = {name: archive.array(name, _MAX_BYTES["weights"]) for name in names}
         return metadata, arrays
 
 
 def _metadata(source: Path, array: npt.NDArray[Any]) -> dict[str, Any]:
-    """The JSON metadata of a model file, checked to be a model's of a format this version
+    """The JSON metadata of a model file, checked to be a model's of the format this version
     reads."""
     try:
         metadata = parse_json(str(array.item()), str(source)) if array.shape == () else None
@@ -421,10 +318,19 @@ def _metadata(source: Path, array: npt.NDArray[Any]) -> dict[str, Any]:
         metadata = None
     if not isinstance(metadata, dict) or metadata.get("kind") != MODEL_KIND:
         raise TarotInputError(f"{source}: not a model of tarot-analysis (its metadata)")
-    if metadata.get("format") not in MODEL_FORMATS or isinstance(metadata.get("format"), bool):
+    form = metadata.get("format")
+    if form == _FLAT_FORMAT and not isinstance(form, bool):
+        # One output per action, blind to what each action does: the action-in networks beat
+        # it in every preset, and nothing trains one any more.
         raise TarotInputError(
-            f"{source}: a model file of format {metadata.get('format')!r}; this version reads "
-            f"formats {MODEL_FORMAT} and {ACTION_IN_FORMAT}"
+            f"{source}: a flat network (format {_FLAT_FORMAT}), which this version no longer "
+            f"plays: train an action-in network (tarot-analysis teach, then tarot-analysis "
+            f"train)"
+        )
+    if form != ACTION_IN_FORMAT or isinstance(form, bool):
+        raise TarotInputError(
+            f"{source}: a model file of format {form!r}; this version reads format "
+            f"{ACTION_IN_FORMAT}"
         )
     return metadata
 
@@ -486,7 +392,7 @@ def _check_decisions(source: Path, metadata: dict[str, Any]) -> None:
         )
 
 
-def _check_widths(source: Path, widths: object, trunk: int = 0) -> None:
+def _check_widths(source: Path, widths: object, trunk: int) -> None:
     """Refuse a network of more layers or wider ones than a table seats."""
     if (
         not isinstance(widths, list) or not 2 <= len(widths) <= MAX_WIDTHS
@@ -516,31 +422,6 @@ def _is_margin(value: object) -> bool:
 
 def _is_count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-
-def _check_shapes(
-    source: Path, metadata: dict[str, Any], weights: npt.NDArray[Any], widths: npt.NDArray[Any]
-) -> None:
-    """Refuse arrays that are not the network the metadata describes."""
-    if widths.ndim != 1 or widths.dtype.kind not in "iu" or len(widths) < 2:
-        raise TarotInputError(f"{source}: its widths are not a list of layer sizes")
-    sizes = [int(w) for w in widths]
-    if sizes != metadata.get("widths") or min(sizes) < 1:
-        raise TarotInputError(
-            f"{source}: its widths {sizes} are not those of its metadata {metadata.get('widths')}"
-        )
-    if sizes[0] != metadata["encoding_size"] or sizes[-1] != N_ACTIONS:
-        raise TarotInputError(
-            f"{source}: its layers read {sizes[0]} inputs and give {sizes[-1]} outputs; the "
-            f"encoding has {metadata['encoding_size']} and there are {N_ACTIONS} actions"
-        )
-    if weights.ndim != 1 or weights.dtype != np.float32 or len(weights) != weights_length(sizes):
-        raise TarotInputError(
-            f"{source}: {weights.size} weights of type {weights.dtype}; layers {sizes} need "
-            f"{weights_length(sizes)} float32"
-        )
-    if not np.isfinite(weights).all():
-        raise TarotInputError(f"{source}: some weights are not finite numbers")
 
 
 # --------------------------------------------------------------------------------------------
@@ -637,63 +518,6 @@ def _layer(
         for j in range(n_out):
             values[j] = max(values[j], 0.0)
     return bias + n_out
-
-
-@njit(**KERNEL)
-def forward(weights: Any, widths: Any, x: Any, out: Any, scratch: Any) -> None:
-    """The network's outputs for the inputs ``x`` (float32, ``widths[0]``) into ``out``
-    (float32, ``widths[-1]``); ``scratch``: float32, :func:`scratch_size` long. Allocates
-    nothing."""
-    layers = widths.shape[0] - 1
-    half = scratch.shape[0] // 2
-    at = 0
-    src_at = 0
-    for k in range(layers):
-        n_in = widths[k]
-        n_out = widths[k + 1]
-        last = k == layers - 1
-        dst_at = (k % 2) * half
-        if k == 0 and last:
-            at = _layer(weights, at, n_in, n_out, x, 0, out, 0, False)
-        elif k == 0:
-            at = _layer(weights, at, n_in, n_out, x, 0, scratch, dst_at, True)
-        elif last:
-            at = _layer(weights, at, n_in, n_out, scratch, src_at, out, 0, False)
-        else:
-            at = _layer(weights, at, n_in, n_out, scratch, src_at, scratch, dst_at, True)
-        src_at = dst_at
-
-
-@njit(**KERNEL)
-def choose(weights: Any, widths: Any, x: Any, legal: Any, out: Any, scratch: Any) -> int:
-    """The legal action (``legal``: booleans by action) of highest output for the inputs
-    ``x``, the lowest of equal ones; −1 when none is legal."""
-    forward(weights, widths, x, out, scratch)
-    best = -1
-    for action in range(widths[widths.shape[0] - 1]):
-        if legal[action] and (best < 0 or out[action] > out[best]):
-            best = action
-    return best
-
-
-@njit(**KERNEL)
-def decide_learned(
-    m: Any, s: Any, seat: int, p: Any, half: Any, weights: Any, widths: Any, x: Any, out: Any,
-    scratch: Any, mask: Any,
-) -> int:  # fmt: skip
-    """The learned bot's action for ``seat`` at the state ``(m, s)``: its view encoded into
-    ``x``, the legal actions into ``mask`` (:data:`N_ACTIONS` booleans), the outputs into
-    ``out`` (left as they were when a single action is legal: it is taken without them).
-    Allocates nothing."""
-    legal_mask(m, s, p, mask)
-    only = -1
-    for action in range(N_ACTIONS):
-        if mask[action]:
-            if only >= 0:
-                encode_into(m, s, p, half, seat, x)
-                return choose(weights, widths, x, mask, out, scratch)
-            only = action
-    return only  # a single legal action: nothing to weigh
 
 
 @njit(**KERNEL)

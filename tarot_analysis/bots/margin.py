@@ -22,23 +22,22 @@ __all__ = ["first_width", "override", "table_scratch"]
 
 @njit(cache=True)
 def table_scratch(bots: Any) -> int:
-    """The hidden values :func:`tarot_analysis.bots.learned.forward` (or
-    :func:`~tarot_analysis.bots.learned.action_scores`) needs for any network of the table
-    ``bots`` (their rows, :func:`tarot_analysis.bots.seat_rows`): twice the widest hidden
-    layer (1 without), five times for an action-in network."""
-    most = 2
+    """The hidden values :func:`tarot_analysis.bots.learned.action_scores` needs for any
+    network of the table ``bots`` (their rows, :func:`tarot_analysis.bots.seat_rows`): five
+    times the widest layer between the inputs and the score (5 without a network)."""
+    most = 5
     for seat in range(bots.shape[0]):
         widest = 1
         for k in range(1, bots[seat, B_DEPTH] - 1):
             widest = max(widest, bots[seat, B_WIDTH_0 + k])
-        most = max(most, (5 if bots[seat, B_TRUNK] > 0 else 2) * widest)
+        most = max(most, 5 * widest)
     return most
 
 
 @njit(cache=True)
 def first_width(bots: Any) -> int:
-    """The widest first layer of the action-in networks of the table ``bots`` (their rows),
-    which each seat keeps between its decisions; 0 without one."""
+    """The widest first layer of the networks of the table ``bots`` (their rows), which each
+    seat keeps between its decisions; 0 without one."""
     most = 0
     for seat in range(bots.shape[0]):
         if bots[seat, B_TRUNK] > 0:
@@ -53,13 +52,12 @@ def override(
     updates: Any,
 ) -> int:  # fmt: skip
     """The learned bot's action where the heuristic takes ``ruled``: its network's best
-    (:func:`tarot_analysis.bots.learned.decide_learned`, or for an action-in network
-    :func:`~tarot_analysis.bots.learned.decide_action_in` with ``ruled`` as the features'
-    hint) where the network predicts it to gain more than the bot's margin over ``ruled``,
-    else ``ruled``. ``bot`` is the row of the bot whose network it is
+    (:func:`tarot_analysis.bots.learned.decide_action_in`, ``ruled`` as the features' hint)
+    where the network predicts it to gain more than the bot's margin over ``ruled``, else
+    ``ruled``. ``bot`` is the row of the bot whose network it is
     (:func:`tarot_analysis.bots.seat_rows`: its weights start at ``B_NET`` in ``nets``); a
     decision the bot does not learn is ``ruled`` without asking. ``features`` and
-    ``actions``: an action-in network's rows of features and their actions; ``kept``,
+    ``actions``: the network's rows of features and their actions; ``kept``,
     ``seen`` and ``updates``: each seat's first layer kept between its decisions, a row per
     seat (:func:`tarot_analysis.bots.learned.kept_first_layer`; rows shorter than the layer:
     not kept)."""
@@ -67,15 +65,10 @@ def override(
     if bot[B_DEPTH] == 0 or not bot[B_LEARNS] >> kind & 1:
         return ruled
     widths = bot[B_WIDTH_0 : B_WIDTH_0 + bot[B_DEPTH]]
-    if bot[B_TRUNK] > 0:
-        best = learned.decide_action_in(
-            m, s, seat, p, half, ruled, nets[bot[B_NET] :], widths, bot[B_TRUNK], x, out,
-            scratch, mask, features, actions, kept[seat], seen[seat], updates[seat : seat + 1],
-        )  # fmt: skip
-    else:
-        best = learned.decide_learned(
-            m, s, seat, p, half, nets[bot[B_NET] :], widths, x, out, scratch, mask
-        )
+    best = learned.decide_action_in(
+        m, s, seat, p, half, ruled, nets[bot[B_NET] :], widths, bot[B_TRUNK], x, out, scratch,
+        mask, features, actions, kept[seat], seen[seat], updates[seat : seat + 1],
+    )  # fmt: skip
     if 100.0 * (out[best] - out[ruled]) > bot[B_MARGIN_0 + kind] / 100.0:
         return best
     return ruled

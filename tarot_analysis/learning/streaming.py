@@ -39,7 +39,12 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from tarot_analysis.bots.learned import load_model, read_model_arrays
+from tarot_analysis.bots.learned import (
+    ACTION_IN_FORMAT,
+    MODEL_KIND,
+    load_model,
+    read_model_arrays,
+)
 from tarot_analysis.engine.action_features import FEATURE_SCALE, FEATURES_VERSION, N_ACTION_FEATURES
 from tarot_analysis.engine.encoding import ENCODING_VERSION, encoding_size
 from tarot_analysis.errors import TarotInputError, whole_number
@@ -85,9 +90,6 @@ __all__ = [
     "train_streaming",
 ]
 
-#: The layout of an action-in model file (the flat network's files are format 1).
-ACTION_IN_FORMAT: Final = 2
-MODEL_KIND: Final = "tarot-analysis learned bot"
 #: Decisions per step of the optimiser.
 BATCH: Final = 256
 
@@ -677,15 +679,10 @@ def save_action_in(path: str | os.PathLike[str], params: Any, meta: dict[str, An
 def load_action_in(path: str | os.PathLike[str], rules: str) -> tuple[Any, dict[str, Any]]:
     """The layers and metadata of the action-in network in ``path``, with every check of a
     model a table seats (:func:`tarot_analysis.bots.learned.load_model`: the guarded reader, the
-    preset, the encoding and features, the shapes, finite weights): a ``TarotInputError``
-    naming the file otherwise."""
+    preset, the encoding and features, the shapes, finite weights; a flat network's file
+    refused): a ``TarotInputError`` naming the file otherwise."""
     source = Path(path)
-    model = load_model(source, load_rules(rules))
-    if model.form != ACTION_IN_FORMAT:
-        raise TarotInputError(
-            f"{source}: a flat network (format {model.form}); training goes on from an "
-            f"action-in network (format {ACTION_IN_FORMAT})"
-        )
+    load_model(source, load_rules(rules))
     meta, arrays = read_model_arrays(source)
     params = {
         part: [
