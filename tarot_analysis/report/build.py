@@ -124,11 +124,10 @@ def build_report(
     ``rules``: a preset name, a TOML file or a :class:`~tarot_analysis.game.rules.Rules`. ``bots``:
     one name for every seat, or one per seat (default: ``learned`` at every seat, the network
     shipped for the preset, or ``heuristic`` for a preset with none,
-    :func:`tarot_analysis.bots.default.default_bot`). Hand
-    statistics and the guidance run use ``deals`` deals; the auction, at most
-    :data:`~tarot_analysis.report.runs.AUCTION_DEALS`. Runs and tables already in ``data_dir``
-    for the same rules, bots, seed and deals are reused. The report goes to
-    ``out_dir/strategy-<rules>-<bots>-<deals>.html``.
+    :func:`tarot_analysis.bots.default.default_bot`). Hand statistics and the guidance run use
+    ``deals`` deals; the auction, at most :data:`~tarot_analysis.report.runs.AUCTION_DEALS`.
+    Runs and tables already in ``data_dir`` for the same rules, bots, seed and deals are reused.
+    The report goes to ``out_dir/strategy-<rules>-<bots>-<deals>.html``.
 
     ``pdf=True`` also prints it to a PDF beside it with a headless Chromium; when there is
     none, or it fails, a warning says so in one line, with how to get the PDF
@@ -158,14 +157,9 @@ def build_report(
     check_output_path(target)  # a bad output folder fails before the runs, not after
     check_writable_folder(data_dir, " for the report's runs")
     context = Context(
-        rules=loaded,
-        rules_argument=rules if isinstance(rules, str) else loaded.name,
-        bots=names,
-        seed=seed,
-        deals=deals,
-        auction_deals=min(deals, AUCTION_DEALS),
-        bots_note=bots_note,
-    )
+        rules=loaded, rules_argument=rules if isinstance(rules, str) else loaded.name, bots=names,
+        seed=seed, deals=deals, auction_deals=min(deals, AUCTION_DEALS), bots_note=bots_note,
+    )  # fmt: skip
     runs = Runs(data_dir=Path(data_dir), threads=threads, client=client, progress=progress)
     hand_run = hand_tables(loaded, deals, seed, runs)
     auction = auction_tables(loaded, context.auction_deals, names, seed, runs)
