@@ -31,7 +31,7 @@ from numba import njit
 
 from tarot_analysis import __version__
 from tarot_analysis.bots import B_LEARNS, B_MARGIN_0, Bot, door, seat_rows
-from tarot_analysis.bots.learned import load_model, shipped_model
+from tarot_analysis.bots.learned import shipped_model
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.action_features import (
@@ -40,10 +40,10 @@ from tarot_analysis.engine.action_features import (
     action_features_into,
 )
 from tarot_analysis.engine.encoding import encode_into, encoding_size
-from tarot_analysis.engine.outcome import N_OUTCOME
+from tarot_analysis.engine.game import GameState
 from tarot_analysis.engine.params import engine_rules
-from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.game.rules import load_rules
+from tarot_analysis.learning.streaming import load_action_in, scores
 from tarot_analysis.table.duplicate import mean_interval
 
 #: Deals played and compared at a time (their encodings are kept until compared).
@@ -101,33 +101,16 @@ def _play(
     return count, used
 
 
-def _reference_scores(model: Any, xs: Any, features: Any, rows: Any) -> np.ndarray:
-    """Each feature row's score by the network evaluated plainly in float32: whole matrix
-    products, biases, ReLU between the layers."""
-    weights, widths, trunk = model.weights, [int(w) for w in model.layout], int(model.trunk)
-    at = 0
-    h = xs
-    for k in range(trunk):
-        n_in, n_out = widths[k], widths[k + 1]
-        w = weights[at : at + n_in * n_out].reshape(n_in, n_out)
-        b = weights[at + n_in * n_out : at + (n_in + 1) * n_out]
-        h = np.maximum(h @ w + b, np.float32(0))
-        at += (n_in + 1) * n_out
-    width, n_out = widths[trunk], widths[trunk + 1]
-    reads = width + N_ACTION_FEATURES  # the head's first layer: the state's vector, then features
-    w = weights[at : at + reads * n_out].reshape(reads, n_out)
-    b = weights[at + reads * n_out : at + (reads + 1) * n_out]
-    at += (reads + 1) * n_out
-    position = np.repeat(np.arange(len(rows) - 1), np.diff(rows))
-    scaled = features.astype(np.float32) * FEATURE_SCALE
-    z = (h @ w[:width])[position] + scaled @ w[width:] + b
-    for k in range(trunk + 1, len(widths) - 1):
-        n_in, n_out = widths[k], widths[k + 1]
-        w = weights[at : at + n_in * n_out].reshape(n_in, n_out)
-        b = weights[at + n_in * n_out : at + (n_in + 1) * n_out]
-        z = np.maximum(z, np.float32(0)) @ w + b
-        at += (n_in + 1) * n_out
-    return z[:, 0]
+def _reference_scores(params: Any, xs: Any, features: Any, rows: Any) -> np.ndarray:
+    """Each feature row's score by the network evaluated plainly, as it was trained
+    (:func:`tarot_analysis.learning.streaming.scores` in numpy: whole float32 matrix products,
+    biases, ReLU between the layers); ``features[rows[k]:rows[k + 1]]`` are decision ``k``'s."""
+    counts = np.diff(rows)
+    position = np.repeat(np.arange(len(counts)), counts)
+    slot = np.arange(rows[-1]) - np.repeat(rows[:-1], counts)
+    padded = np.zeros((len(counts), counts.max(), N_ACTION_FEATURES), dtype=np.float32)
+    padded[position, slot] = features.astype(np.float32) * FEATURE_SCALE
+    return scores(np, params, xs, padded)[position, slot]
 
 
 def _plain_action(table: dict[str, Any], m: Any, s: Any, seat: int, rng: Any) -> int:
@@ -146,10 +129,10 @@ def _plain_action(table: dict[str, Any], m: Any, s: Any, seat: int, rng: Any) ->
         return int(actions[0])
     x = np.zeros((1, table["encoding"]), dtype=np.float32)
     encode_into(m, s, p, half, seat, x[0])
-    scores = _reference_scores(table["model"], x, features[:n], np.array([0, n]))
-    best = int(np.argmax(scores))
+    plain = _reference_scores(table["params"], x, features[:n], np.array([0, n]))
+    best = int(np.argmax(plain))
     ruled = int(np.flatnonzero(actions[:n] == hint)[0])
-    gain = 100.0 * (float(scores[best]) - float(scores[ruled]))
+    gain = 100.0 * (float(plain[best]) - float(plain[ruled]))
     return int(actions[best] if gain > bot[B_MARGIN_0 + kind] / 100.0 else hint)
 
 
@@ -162,7 +145,8 @@ def _duplicate_edge(table: dict[str, Any], cards: Any) -> float:
     forced = np.full(4, -1, dtype=np.int64)
     edges = []
     for a_seat in range(rules.players):
-        m, s = S.new_arrays()
+        state = GameState(rules, cards)  # its arrays started again as the table starts a deal
+        m, s = state.m, state.s
         rng = np.array([1, 2, 3, 4], dtype=np.uint64)
         door.start_deal(m, s, cards, forced, np.int64(-1), p, half, ws)
         while s[S.S_KIND] != S.OVER:
@@ -174,18 +158,10 @@ def _duplicate_edge(table: dict[str, Any], cards: Any) -> float:
             else:
                 action = _plain_action(table, m, s, seat, rng)
             S.apply(m, s, action, p, half)
-        scores = seat_score_row(rules, s)
-        others = (scores.sum() - scores[a_seat]) / (rules.players - 1)
-        edges.append(scores[a_seat] - others)
+        seat_scores = state.scores()
+        others = (seat_scores.sum() - seat_scores[a_seat]) / (rules.players - 1)
+        edges.append(seat_scores[a_seat] - others)
     return float(np.mean(edges))
-
-
-def seat_score_row(rules: Any, s: Any) -> np.ndarray:
-    """Every seat's score of a deal over (0 everywhere for a redeal)."""
-    outcome = s[S.S_OUT : S.S_OUT + N_OUTCOME][None]
-    table = score_outcomes(outcome, s[S.S_POIGNEES : S.S_POIGNEES + rules.players][None], rules)
-    scores = table[[f"score_{k}" for k in range(rules.players)]].to_numpy(dtype=np.float64)[0]
-    return np.zeros_like(scores) if bool(table["redeal"].iloc[0]) else scores
 
 
 def measure(preset: str, deals: int, seed: int) -> dict[str, Any]:
@@ -195,7 +171,7 @@ def measure(preset: str, deals: int, seed: int) -> dict[str, Any]:
     p, half = engine.params, engine.half_points
     bots, nets = seat_rows([Bot("learned")] * rules.players, rules)
     ws = door.workspace(p, engine.scoring, bots, nets)
-    model = load_model(shipped_model(rules), rules)
+    params, _ = load_action_in(shipped_model(rules), preset)
     rng = np.array([1, 2, 3, 4], dtype=np.uint64)
     masks = deal(rules, deals, seed, threads=1).masks
     limit = CHUNK * 80
@@ -210,9 +186,9 @@ def measure(preset: str, deals: int, seed: int) -> dict[str, Any]:
             masks[start : start + CHUNK], bots, p, half, rng, ws, xs, features, rows, chosen,
             ruled, margins, deal_of,
         )  # fmt: skip
-        scores = _reference_scores(model, xs[:count], features[:used], rows[: count + 1])
+        plain = _reference_scores(params, xs[:count], features[:used], rows[: count + 1])
         for k in range(count):
-            mine = scores[rows[k] : rows[k + 1]]
+            mine = plain[rows[k] : rows[k + 1]]
             best = int(np.argmax(mine))  # the lowest of equal ones, as the bot takes
             gain = 100.0 * (float(mine[best]) - float(mine[ruled[k]]))
             action = best if gain > margins[k] / 100.0 else int(ruled[k])
@@ -223,7 +199,7 @@ def measure(preset: str, deals: int, seed: int) -> dict[str, Any]:
     # The duplicate match of the two ways: 0 on every deal where no decision differs (both
     # play it alike, whoever sits where); the others played in duplicate.
     table = {
-        "rules": rules, "p": p, "half": half, "ws": ws, "bots": bots, "model": model,
+        "rules": rules, "p": p, "half": half, "ws": ws, "bots": bots, "params": params,
         "encoding": encoding_size(rules.players),
     }  # fmt: skip
     per_deal = np.zeros(deals)

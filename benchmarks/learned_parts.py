@@ -34,10 +34,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from typing import Any
 
 import numpy as np
+from bench_learned import _best
 from numba import njit
 
 from tarot_analysis import __version__
@@ -170,20 +170,6 @@ def _decisions_all(
         s[:] = ss[k]
         seat = s[S.S_ACTOR]
         chosen[k] = door.decide_without_search(m, s, seat, bots[seat], p, half, rng, ws)
-
-
-def _best(run: Any, repeat: int, cpu_time: bool = False) -> float:
-    """The shortest of ``repeat`` runs of ``run`` after a warm-up, in seconds: of the wall
-    clock, or of this process's CPU time (``cpu_time``), which other work on the machine
-    lengthens less."""
-    clock = time.process_time if cpu_time else time.perf_counter
-    run()
-    best = float("inf")
-    for _ in range(repeat):
-        started = clock()
-        run()
-        best = min(best, clock() - started)
-    return best
 
 
 def measure(
