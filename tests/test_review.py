@@ -143,9 +143,11 @@ def test_losses_are_never_negative_and_the_best_is_legal(name: str) -> None:
         assert decision.best in names and decision.played in names
 
 
-def _played_by_the_search(rules_name: str, tricks: int, worlds: int, seed: int) -> Any:
-    """A deal whose every decision up to ``tricks`` tricks is the search's own, its worlds
-    seeded as the review seeds them."""
+def _played_by_the_search(
+    rules_name: str, tricks: int, worlds: int, seed: int, learned: bool = False
+) -> Any:
+    """A deal whose every decision up to ``tricks`` tricks is the search's own (its worlds
+    played out by the learned bot with ``learned``), seeded as the review seeds them."""
     rules = load_rules(rules_name)
     masks = deal(rules, 1, 5, threads=1).masks[0]
     state = GameState(rules, masks)
@@ -156,7 +158,8 @@ def _played_by_the_search(rules_name: str, tricks: int, worlds: int, seed: int) 
         if len(legal) == 1:
             action = int(legal[0])
         else:
-            action = pimc.values_at(state, worlds=worlds, seed=decision_seed(seed, index)).chosen
+            seeded = decision_seed(seed, index)
+            action = pimc.values_at(state, worlds=worlds, seed=seeded, learned=learned).chosen
         if state.decision == "ecart":
             ecart.append(cards.card_name(action))
         state.apply(action)
@@ -173,6 +176,17 @@ def test_a_deal_played_by_the_search_reviews_with_no_loss() -> None:
     assert max(decision.loss for decision in done.decisions) == 0.0
     # Another seed draws other worlds: the same deal then shows losses.
     assert sum(decision.loss for decision in review(record, worlds=4, seed=8).decisions) >= 0
+
+
+def test_a_deal_played_by_the_learned_search_reviews_with_no_loss_by_it_alone() -> None:
+    record = _played_by_the_search("fft-4", tricks=2, worlds=4, seed=7, learned=True)
+    done = review(record, worlds=4, seed=7, play_outs="learned")
+    assert max(decision.loss for decision in done.decisions) == 0.0
+    assert done.to_json()["play_outs"] == "learned"
+    # The same worlds played out by the heuristic value some of its actions below another.
+    assert max(decision.loss for decision in review(record, worlds=4, seed=7).decisions) > 0
+    with pytest.raises(TarotInputError, match="played out by heuristic or learned"):
+        review(record, worlds=4, play_outs="pimc")
 
 
 def _petit_given_away() -> tuple[Any, int]:

@@ -23,6 +23,7 @@ from tarot_analysis.analyses.review.many import (
 from tarot_analysis.bots import door, seat_rows
 from tarot_analysis.cli.program import main
 from tarot_analysis.engine.game import GameState
+from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import Rules, load_rules
 from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.runner import chunk_path
@@ -315,3 +316,26 @@ def test_a_ctrl_c_dropped_as_the_last_chunk_is_written_is_said_in_one_line(
         f"tarot-analysis: interrupted: the chunks finished so far are kept in {folder}; the same "
         "command goes on\n"
     )
+
+
+def test_worlds_played_out_by_the_learned_bot_value_the_same_decisions_otherwise(
+    tmp_path: Path,
+) -> None:
+    """The learned bot in the play-outs changes the values, never the deals or the decisions
+    valued; the run says which bot played the worlds out."""
+    by = {}
+    for play_outs in ("heuristic", "learned"):
+        folder = tmp_path / play_outs
+        review_deals(
+            FFT4, 3, folder, bots="heuristic", worlds=4, seed=7, threads=1, play_outs=play_outs
+        )
+        by[play_outs] = read_review_run(folder)
+    heuristic, learned = by["heuristic"], by["learned"]
+    facts = ["deal", "seat", "step", "kind", "played"]
+    pd.testing.assert_frame_equal(heuristic.frame[facts], learned.frame[facts])
+    assert not np.allclose(heuristic.frame["played_mean"], learned.frame["played_mean"])
+    assert learned.spec.extra["searcher"] == "pimc:4:learned"
+    assert learned.describe().endswith("played out by the learned bot")
+    assert "learned" not in heuristic.describe()
+    with pytest.raises(TarotInputError, match="played out by heuristic or learned"):
+        review_deals(FFT4, 1, tmp_path / "other", worlds=4, play_outs="random")

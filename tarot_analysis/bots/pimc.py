@@ -1062,13 +1062,18 @@ def action_values(
 
 
 def values_at(
-    state: GameState, *, worlds: int = DEFAULT_WORLDS, seed: int | np.random.SeedSequence = 0
+    state: GameState,
+    *,
+    worlds: int = DEFAULT_WORLDS,
+    seed: int | np.random.SeedSequence = 0,
+    learned: bool = False,
 ) -> ActionValues:
     """The values :func:`action_values` measures, at any decision: the écart and the chelem
     too, which the bot leaves to the heuristic (the same worlds, each legal action taken on
     them and the deal played out by the heuristic; an écart card by card, the rest of the
     écart the heuristic's). At a card, a bid, a call or a poignée it is
-    :func:`action_values`.
+    :func:`action_values`. ``learned``: the worlds read and played out by the learned bot
+    shipped for the preset (``pimc:learned``) instead of the heuristic.
 
     >>> from tarot_analysis.game.rules import load_rules
     >>> state = GameState.deal(load_rules("fft-4"), seed=3, forced=[0, 1, -1, -1])
@@ -1079,13 +1084,15 @@ def values_at(
     (True, True)
     """
     _check(state, worlds, MEASURED)
-    return _measured(state, int(worlds), seed)
+    return _measured(state, int(worlds), seed, learned=bool(learned))
 
 
-def _measured(state: GameState, worlds: int, seed: int | np.random.SeedSequence) -> ActionValues:
+def _measured(
+    state: GameState, worlds: int, seed: int | np.random.SeedSequence, *, learned: bool = False
+) -> ActionValues:
     """The search's values at ``state``, a decision already checked."""
     p, half = state.engine.params, state.engine.half_points
-    ws = _workspace(state, Bot("pimc", worlds=worlds))
+    ws = _workspace(state, Bot("pimc", worlds=worlds, learned=learned))
     m, s = state.m.copy(), state.s.copy()
     means = np.zeros(N_ACTIONS, dtype=np.float64)
     endgame = ENDGAME_CARDS // state.rules.players

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from numba import njit
 
 from tarot_analysis._jit import chunk_states
-from tarot_analysis.bots import Bot, bot_rows, door, pimc, seat_rows
+from tarot_analysis.bots import Bot, door, pimc, seat_rows
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.outcome import O_CONTRACT, O_PARTNER_1, O_PARTNER_2, O_TAKER
 from tarot_analysis.engine.params import engine_rules
@@ -139,7 +139,7 @@ def _pieces(first: int, n: int, play_chunk_size: int) -> list[tuple[int, int, in
 
 def valued_deals(
     rules: Rules, bots: tuple[str, ...], seed: int, worlds: int, play_chunk_size: int,
-    search_seed: np.random.SeedSequence, first: int, n: int,
+    search_seed: np.random.SeedSequence, first: int, n: int, *, learned: bool = False,
 ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:  # fmt: skip
     """Deals ``first .. first + n`` of ``play(rules, …, bots=bots, seed=seed, chunk_size=
     play_chunk_size)`` played again, each decision the search values over ``worlds`` worlds
@@ -147,13 +147,15 @@ def valued_deals(
     deal's number in the run, the kind an index of ``state.DECISIONS``, the trick from 1 or 0
     before the play, the side an index of :data:`SIDES`, the contract an index of
     ``rules.contracts`` or −1) and the means of the action played and of the best
-    ``(rows, 2)`` (NaN where the legal actions are alike and no world was drawn)."""
+    ``(rows, 2)`` (NaN where the legal actions are alike and no world was drawn).
+    ``learned``: the worlds read and played out by the learned bot shipped for the preset
+    (``pimc:learned``), not the heuristic."""
     engine = engine_rules(rules)
     p, half = engine.params, engine.half_points
-    searcher = bot_rows([Bot("pimc", worlds=worlds)])
+    searcher, search_nets = seat_rows([Bot("pimc", worlds=worlds, learned=learned)], rules)
     rows, nets = seat_rows(list(bots), rules)
     with held_interrupts():  # the workspaces' arrays come back as structures
-        search_ws = pimc.workspace(p, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
+        search_ws = pimc.workspace(p, engine.scoring, searcher, search_nets)
         table_ws = door.workspace(p, engine.scoring, rows, nets)
     search_ws.bot[:] = searcher[0]
     search_rng = chunk_states(search_seed, 0, 1)[0]

@@ -23,6 +23,7 @@ from tarot_analysis.analyses.review.values import (
     SearchValue,
     double_dummy_value,
     name_of,
+    play_outs_learned,
     search_value,
 )
 from tarot_analysis.bots import MAX_PIMC_WORLDS
@@ -110,6 +111,7 @@ class Review:
     time_limit: float | None
     seats: tuple[int, ...]
     decisions: list[Decision] = field(default_factory=list)
+    play_outs: str = "heuristic"  # the bot that played the search's worlds out
     scores: tuple[float, ...] | None = None
     seconds: float = 0.0
 
@@ -159,6 +161,7 @@ class Review:
             "rules": self.rules.name, "source": self.record.source,
             "about": self.record.about, "complete": self.record.complete,
             "stopped": self.record.stopped or None, "worlds": self.worlds, "seed": self.seed,
+            "play_outs": self.play_outs,
             "time_limit": self.time_limit, "seats": list(self.seats),
             "scores": None if self.scores is None else list(self.scores),
             "loss_by_seat": _rounded(self.by_seat()), "loss_by_phase": _rounded(self.by_phase()),
@@ -210,11 +213,14 @@ def review(
     seats: Iterable[object] | None = None,
     time_limit: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    play_outs: str = "heuristic",
 ) -> Review:
     """Review every decision of ``record`` (of ``seats``, default every seat) where the seat
     had more than one legal action: the search's values over ``worlds`` worlds, and with
     ``time_limit`` the solver's at each card it plays by the rules (each solve stopped at
     ``time_limit`` seconds). ``progress(done, total)`` is called after each decision.
+    ``play_outs``: the bot that plays the worlds out, ``heuristic`` or ``learned`` (the one
+    shipped for the preset, which also reads the worlds' auction as it bids).
 
     >>> from tarot_analysis.analyses.review.record import parse_record
     >>> record = parse_record({"rules": "fft-4", "hands": [
@@ -231,14 +237,15 @@ def review(
     """
     count, chosen, base = _checked(record.rules, worlds, seats, seed)
     started = time.perf_counter()
-    result = Review(record, count, base, time_limit, chosen)
+    result = Review(record, count, base, time_limit, chosen, play_outs=play_outs)
+    learned = play_outs_learned(play_outs)
     todo = [
         (index, state, step)
         for index, (state, step) in enumerate(record.states())
         if step.seat in chosen and len(state.legal_actions()) > 1
     ]
     for done, (index, state, step) in enumerate(todo, start=1):
-        result.decisions.append(_decision(index, state, step, result))
+        result.decisions.append(_decision(index, state, step, result, learned))
         if progress is not None:
             progress(done, len(todo))
     end = record.end()
@@ -248,10 +255,11 @@ def review(
     return result
 
 
-def _decision(index: int, state: GameState, step: Step, into: Review) -> Decision:
+def _decision(index: int, state: GameState, step: Step, into: Review, learned: bool) -> Decision:
     search = search_value(
-        state, step.action, worlds=into.worlds, seed=decision_seed(into.seed, index)
-    )
+        state, step.action, worlds=into.worlds, seed=decision_seed(into.seed, index),
+        learned=learned,
+    )  # fmt: skip
     dd = (
         double_dummy_value(state, step.action, time_limit=into.time_limit)
         if into.time_limit is not None and step.kind == "card"

@@ -8,7 +8,9 @@ same dealer, the same bots drawing from the same generator, chunk by chunk of th
 than one legal action the search (:func:`tarot_analysis.bots.pimc.search_values`, the pimc
 bot's own measurement, in compiled code) values every legal action for the seat over
 ``worlds`` worlds it could not tell from the true deal, each action taken on every world and
-the deal played out by the heuristic (its last tricks double dummy); then the table's bot
+the deal played out by the heuristic (its last tricks double dummy), or with ``play_outs=
+"learned"`` by the learned bot shipped for the preset, which also reads the auction of the
+worlds as it bids (``pimc:learned``); then the table's bot
 plays its own action. The loss of that action is the best mean less its own, on the same
 worlds: never negative, 0 where the bot played the best. The écart and the chelem are not
 valued (the search leaves them to the heuristic).
@@ -54,7 +56,7 @@ import pandas as pd
 import pyarrow as pa
 
 from tarot_analysis.analyses.review.deal import REVIEW_WORLDS
-from tarot_analysis.analyses.review.values import name_of
+from tarot_analysis.analyses.review.values import name_of, play_outs_learned
 from tarot_analysis.bots import MAX_PIMC_WORLDS, Bot, file_label
 from tarot_analysis.engine import state as S
 from tarot_analysis.errors import TarotInputError, deal_count, is_whole_number
@@ -106,12 +108,15 @@ GROUPS: Final = ("kind", "trick", "side", "contract")
 
 def review_chunk(
     rules: Rules, bots: tuple[str, ...], seed: int, worlds: int, play_chunk_size: int,
-    chunk: int, first: int, n: int,
+    chunk: int, first: int, n: int, *, learned: bool = False,
 ) -> pa.Table:  # fmt: skip
     """The rows of deals ``first .. first + n`` of a review (its chunk ``chunk``): each deal
-    the play run's of that number, its decisions valued by the search (:data:`COLUMNS`)."""
+    the play run's of that number, its decisions valued by the search (:data:`COLUMNS`), its
+    worlds played out by the learned bot with ``learned``."""
     search_seed = np.random.SeedSequence(seed, spawn_key=(chunk, 2))
-    facts, means = valued_deals(rules, bots, seed, worlds, play_chunk_size, search_seed, first, n)
+    facts, means = valued_deals(
+        rules, bots, seed, worlds, play_chunk_size, search_seed, first, n, learned=learned
+    )
     column = {name: facts[:, k] for k, name in enumerate(FACTS)}
     names = np.array([name_of(a, rules) for a in range(S.N_ACTIONS)], dtype=object)
     contracts = np.array([c.name for c in rules.contracts] + ["none"], dtype=object)
@@ -140,12 +145,16 @@ def review_chunk(
     )
 
 
-def review_folder(rules: Rules, bots: tuple[str, ...], seed: int, deals: int, worlds: int) -> str:
+def review_folder(
+    rules: Rules, bots: tuple[str, ...], seed: int, deals: int, worlds: int,
+    play_outs: str = "heuristic",
+) -> str:  # fmt: skip
     """The run folder a review is stored in by default, under ``data/``: each bot named as
     :func:`~tarot_analysis.bots.file_label` writes it (no path of a model file in it)."""
     labels = [file_label(bot) for bot in bots]
     table = labels[0] if len(set(labels)) == 1 else "-".join(labels)
-    return f"data/review-{rules.name}-{table}-seed{seed}-{deals}-w{worlds}"
+    learned = "-learned" if play_outs_learned(play_outs) else ""
+    return f"data/review-{rules.name}-{table}-seed{seed}-{deals}-w{worlds}{learned}"
 
 
 def seated(rules: Rules, bots: str | tuple[str, ...] | list[str]) -> tuple[str, ...]:
@@ -167,6 +176,7 @@ def review_deals(
     *,
     bots: str | tuple[str, ...] | list[str] = "heuristic",
     worlds: int = DEFAULT_WORLDS,
+    play_outs: str = "heuristic",
     seed: int = 1,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     threads: int | None = None,
@@ -176,7 +186,8 @@ def review_deals(
     """Review the first ``deals`` deals of ``play(rules, deals, bots=bots, seed=seed)`` into
     ``folder`` (resuming what is there): one row per decision the search valued over
     ``worlds`` worlds (:data:`COLUMNS`). ``bots``: one compiled bot for every seat, or one a
-    seat. ``client``: a Dask client whose workers compute the chunks."""
+    seat. ``play_outs``: the bot that plays the worlds out, ``heuristic`` or ``learned``.
+    ``client``: a Dask client whose workers compute the chunks."""
     from tarot_analysis.table.play import run_chunk_size
 
     if rules.tarocco is not None:
@@ -188,13 +199,15 @@ def review_deals(
         )
     if not is_whole_number(seed) or seed < 0:
         raise TarotInputError(f"the seed must be a whole number, 0 or more, got {seed!r}")
+    learned = play_outs_learned(play_outs)
+    searcher = Bot("pimc", worlds=int(worlds), learned=learned).name
     names = seated(rules, bots)
     play_chunk_size = run_chunk_size(rules, None)
     spec = RunSpec(
         kind=KIND, rules=rules.name, bots=names, seed=int(seed), deals=deals,
         chunk_size=chunk_size,
         extra={
-            "rules_definition": rules_to_dict(rules), "searcher": f"pimc:{worlds}",
+            "rules_definition": rules_to_dict(rules), "searcher": searcher,
             "worlds": int(worlds), "play_chunk_size": play_chunk_size,
             "columns": list(COLUMNS), "valued": list(REVIEWED),
             "deals_of": f"play --rules {rules.name} --seed {seed} --deals {deals} --bots "
@@ -203,11 +216,14 @@ def review_deals(
     )  # fmt: skip
 
     def work(chunk: int, first: int, n: int) -> pa.Table:
-        return review_chunk(rules, names, int(seed), int(worlds), play_chunk_size, chunk, first, n)
+        return review_chunk(
+            rules, names, int(seed), int(worlds), play_chunk_size, chunk, first, n,
+            learned=learned,
+        )  # fmt: skip
 
     return run_chunks(
         spec, folder, work, threads=threads, progress=progress, client=client, phase=PLAYING,
-        detail=f"{rules.name} reviewed by pimc:{worlds}",
+        detail=f"{rules.name} reviewed by {searcher}",
     )  # fmt: skip
 
 
@@ -235,6 +251,15 @@ class ReviewRun:
     def bots(self) -> tuple[str, ...]:
         return self.spec.bots
 
+    @property
+    def play_outs(self) -> str:
+        """The bot that played the search's worlds out."""
+        return (
+            "learned"
+            if str(self.spec.extra.get("searcher", "")).endswith(":learned")
+            else ("heuristic")
+        )
+
     def describe(self) -> str:
         """The run in a few words: rules, bots, deals, seed, worlds."""
         bots = self.bots
@@ -242,6 +267,7 @@ class ReviewRun:
         return (
             f"{self.rules}, {table}, {self.deals:,} deals of play seed {self.spec.seed}, "
             f"valued by pimc over {self.worlds} worlds a decision"
+            + (", played out by the learned bot" if self.play_outs == "learned" else "")
         )
 
 

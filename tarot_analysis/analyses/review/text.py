@@ -46,9 +46,10 @@ def describe(review: Review) -> str:
         if review.time_limit is not None
         else ""
     )
+    played_out = ", played out by the learned bot" if review.play_outs == "learned" else ""
     lines = [
         f"Review of {record.source} ({rules.name}): the search over {review.worlds} worlds a "
-        f"decision (seed {review.seed}){dd}.",
+        f"decision (seed {review.seed}){played_out}{dd}.",
         "Loss: points of the seat's own score the action taken lost against the best by the "
         "search (95% interval of the paired difference); dd: card points its side lost with "
         "every card seen (a range where the solve stopped).",

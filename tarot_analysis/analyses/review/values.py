@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -32,12 +32,21 @@ from tarot_analysis.analyses.double_dummy import requirement, verdict
 from tarot_analysis.bots import pimc
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState, action_name
+from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.solver import SearchStopped, solve
 from tarot_analysis.stats import Z_95
 
-__all__ = ["ActionValue", "DoubleDummyValue", "SearchValue", "double_dummy_value", "search_value"]
+__all__ = [
+    "PLAY_OUTS",
+    "ActionValue",
+    "DoubleDummyValue",
+    "SearchValue",
+    "double_dummy_value",
+    "play_outs_learned",
+    "search_value",
+]
 
 
 @dataclass(frozen=True)
@@ -83,11 +92,27 @@ def _round(value: float | None, digits: int = 2) -> float | None:
     return None if value is None or math.isnan(value) else round(float(value), digits)
 
 
+#: The bots that may play the search's worlds out: the heuristic, or the learned bot shipped
+#: for the preset (which then also reads the worlds' auction as it bids: ``pimc:learned``).
+PLAY_OUTS: Final = ("heuristic", "learned")
+
+
+def play_outs_learned(play_outs: str) -> bool:
+    """Whether ``play_outs`` (one of :data:`PLAY_OUTS`) names the learned bot, checked."""
+    if play_outs not in PLAY_OUTS:
+        raise TarotInputError(
+            f"the search's worlds are played out by {' or '.join(PLAY_OUTS)}, got {play_outs!r}"
+        )
+    return play_outs == "learned"
+
+
 def search_value(
-    state: GameState, taken: int, *, worlds: int, seed: np.random.SeedSequence
-) -> SearchValue:
-    """The search's measure of the decision at ``state`` where ``taken`` was played."""
-    measured = pimc.values_at(state, worlds=worlds, seed=seed)
+    state: GameState, taken: int, *, worlds: int, seed: np.random.SeedSequence,
+    learned: bool = False,
+) -> SearchValue:  # fmt: skip
+    """The search's measure of the decision at ``state`` where ``taken`` was played, its worlds
+    played out by the learned bot with ``learned`` (else the heuristic)."""
+    measured = pimc.values_at(state, worlds=worlds, seed=seed, learned=learned)
     legal = measured.legal
     done = measured.worlds
     if done == 0:  # one action to try: every legal action is worth the same

@@ -43,6 +43,11 @@ def add_parser(subparsers: Any) -> None:
         help="worlds the search draws a decision (default 128)",
     )  # fmt: skip
     review.add_argument(
+        "--play-outs", choices=("heuristic", "learned"), default="heuristic",
+        help="the bot that plays the search's worlds out (default heuristic; learned: the "
+        "network shipped for the preset, slower)",
+    )  # fmt: skip
+    review.add_argument(
         "--deals", type=number_of_deals, default=None,
         help="review the first N deals of a play run (of --rules, --seed, --bots) instead of GAME",
     )  # fmt: skip
@@ -151,7 +156,7 @@ def _review(args: argparse.Namespace, record: Any) -> int:
 
         done = review(
             record, worlds=args.worlds, seed=args.seed, seats=args.seat,
-            time_limit=args.time_limit, progress=progress,
+            time_limit=args.time_limit, progress=progress, play_outs=args.play_outs,
         )  # fmt: skip
     if args.html is not None:
         from tarot_analysis.report.review_page import write_review_page
@@ -201,12 +206,15 @@ def _review_deals(args: argparse.Namespace) -> int:
         from tarot_analysis.errors import TarotInputError
 
         raise TarotInputError(f"{rules.name}: a review of many deals is for the French presets")
-    folder = args.data or review_folder(rules, names, args.seed, args.deals, args.worlds)
+    folder = args.data or review_folder(
+        rules, names, args.seed, args.deals, args.worlds, args.play_outs
+    )
     args.kept = f"the chunks finished so far are kept in {folder}; the same command goes on"
     started = time.perf_counter()
     with dask_client(args.scheduler, args.workers) as client:
         result = review_deals(
             rules, args.deals, folder, bots=names, worlds=args.worlds, seed=args.seed,
+            play_outs=args.play_outs,
             chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, threads=args.threads,
             progress=not (args.no_progress or args.json), client=client,
         )  # fmt: skip
