@@ -67,12 +67,15 @@ B_WIDTH_0: Final = B_DEPTH + 1
 #: The most layers of widths a learned bot's network may have: inputs, four hidden, outputs.
 MAX_WIDTHS: Final = 6
 B_TRUNK: Final = B_WIDTH_0 + MAX_WIDTHS
-N_BOT_COLUMNS: Final = B_TRUNK + 1
+#: 1 for a ``pimc:weighed`` bot: its worlds weighed by what the other seats' cards revealed.
+B_WEIGHED: Final = B_TRUNK + 1
+N_BOT_COLUMNS: Final = B_WEIGHED + 1
 
 _KNOWN: Final = (
     f"known: {', '.join(BOTS)}, pimc:N (N worlds a card), pimc:N:E (and the last E tricks "
     f"double dummy), pimc:learned or pimc:N:E:learned (its worlds read and played out by the "
-    f"learned bot), heuristic:B (its bidding thresholds moved by B), learned:PATH (the "
+    f"learned bot), pimc:weighed or pimc:N:E:weighed (and weighed by the cards the other "
+    f"seats played), heuristic:B (its bidding thresholds moved by B), learned:PATH (the "
     f"network in a model file)"
 )
 
@@ -86,14 +89,19 @@ class Bot:
     ``shifts`` the heuristic's (counts added to each contract's bidding threshold), ``model``
     a learned bot's model file (empty: the one the package ships for the preset). A pimc bot
     with ``learned`` reads the auction of its worlds as the learned bot bids and plays them
-    out with the learned bot at every seat (its ``model``), instead of the heuristic.
+    out with the learned bot at every seat (its ``model``), instead of the heuristic; one
+    ``weighed`` (``pimc:weighed``) also weighs each world by how likely the cards the other
+    seats played are in it, under the learned network (:mod:`tarot_analysis.bots.weighing`).
 
-    >>> Bot.parse("pimc:64:2")
-    Bot(kind='pimc', worlds=64, endgame=2, shifts=(0, 0, 0, 0), model='', learned=False)
+    >>> bot = Bot.parse("pimc:64:2")
+    >>> bot.kind, bot.worlds, bot.endgame, bot.learned
+    ('pimc', 64, 2, False)
     >>> Bot.parse("heuristic:-2/1/0/0").name
     'heuristic:-2/1/0/0'
     >>> Bot.parse("pimc:16:learned").name
     'pimc:16:learned'
+    >>> Bot.parse("pimc:weighed").weighed, Bot.parse("pimc:8:2:weighed").name
+    (True, 'pimc:8:2:weighed')
     """
 
     kind: str
@@ -102,6 +110,7 @@ class Bot:
     shifts: tuple[int, ...] = (0,) * N_BID_SHIFTS
     model: str = ""  # a learned bot's model file ("": the one shipped for the preset)
     learned: bool = False  # a pimc bot's worlds read and played out by the learned bot
+    weighed: bool = False  # a pimc:learned bot's worlds weighed by the others' cards
 
     def __post_init__(self) -> None:
         if self.kind not in BOTS:
@@ -117,6 +126,8 @@ class Bot:
             object.__setattr__(self, "worlds", DEFAULT_WORLDS)
         if self.kind != "pimc" and (self.worlds != 0 or self.endgame != -1):
             raise TarotInputError(f"a {self.kind} bot draws no worlds: only pimc does")
+        if self.weighed and not self.learned:
+            object.__setattr__(self, "learned", True)
         if self.learned and self.kind != "pimc":
             raise TarotInputError(f"a {self.kind} bot plays no worlds: only pimc:learned does")
         if self.kind != "learned" and self.model and not self.learned:
@@ -151,16 +162,21 @@ class Bot:
         more cautious), ``heuristic:P/G/S/C`` with one shift per contract (prise, garde, garde
         sans, garde contre); ``pimc:learned``, ``pimc:N:learned`` or ``pimc:N:E:learned`` for a
         pimc bot whose worlds the learned bot reads and plays out (``...:learned:PATH``: the
-        model in ``PATH``). A wrong name raises :class:`TarotInputError`."""
+        model in ``PATH``); ``weighed`` in place of ``learned`` for one that also weighs its
+        worlds. A wrong name raises :class:`TarotInputError`."""
         if not isinstance(name, str):
             raise TarotInputError(f"a bot's name is a text, got {name!r}")
         base, _, budget = name.partition(":")
         if base == "heuristic" and budget:
             return cls("heuristic", shifts=_bid_shifts(name, budget))
-        if base == "pimc" and (budget == "learned" or budget.startswith("learned:")):
-            return cls("pimc", model=budget.partition(":")[2], learned=True)
+        head = budget.partition(":")[0]
+        if base == "pimc" and head in _PLAYED_OUT:
+            return cls(
+                "pimc", model=budget.partition(":")[2], learned=True, weighed=head == "weighed"
+            )
         if base == "pimc" and budget:
             budget, learned, model = _learned_part(budget)
+            weighed = learned == "weighed"
             worlds, _, endgame = budget.partition(":")
             if not is_digits(worlds) or not 1 <= int(worlds) <= MAX_PIMC_WORLDS:
                 raise TarotInputError(
@@ -173,7 +189,7 @@ class Bot:
                 )
             return cls(
                 "pimc", worlds=int(worlds), endgame=int(endgame) if endgame else -1,
-                model=model, learned=learned,
+                model=model, learned=bool(learned), weighed=weighed,
             )  # fmt: skip
         if base == "learned" and budget:
             return cls("learned", model=name.partition(":")[2])
@@ -195,7 +211,8 @@ class Bot:
             elif self.worlds != DEFAULT_WORLDS:
                 parts.append(str(self.worlds))
             if self.learned:
-                parts += ["learned", self.model] if self.model else ["learned"]
+                token = "weighed" if self.weighed else "learned"
+                parts += [token, self.model] if self.model else [token]
             return ":".join(parts)
         if self.kind == "learned" and self.model:
             return f"learned:{self.model}"
@@ -208,6 +225,7 @@ class Bot:
         row[B_WORLDS] = self.worlds
         row[B_ENDGAME] = self.endgame
         row[B_SHIFT_0 : B_SHIFT_0 + N_BID_SHIFTS] = self.shifts
+        row[B_WEIGHED] = int(self.weighed)
         return row
 
 
@@ -276,14 +294,20 @@ def file_label(name: str) -> str:
     return f"{slug}-{hashlib.sha256(name.encode()).hexdigest()[:8]}"
 
 
-def _learned_part(budget: str) -> tuple[str, bool, str]:
-    """``N:E:learned:PATH`` split: ``("N:E", True, "PATH")``; a budget without ``learned``
-    whole, with ``False``."""
+#: The words of a pimc bot's name that seat the learned bot in its worlds (``weighed``: and
+#: weigh them).
+_PLAYED_OUT: Final = ("learned", "weighed")
+
+
+def _learned_part(budget: str) -> tuple[str, str, str]:
+    """``N:E:learned:PATH`` split: ``("N:E", "learned", "PATH")`` (or ``"weighed"``); a budget
+    without either whole, with ``""``."""
     parts = budget.split(":")
-    if "learned" not in parts[1:3]:
-        return budget, False, ""
-    at = parts.index("learned", 1)
-    return ":".join(parts[:at]), True, ":".join(parts[at + 1 :])
+    found = [at for at in (1, 2) if at < len(parts) and parts[at] in _PLAYED_OUT]
+    if not found:
+        return budget, "", ""
+    at = found[0]
+    return ":".join(parts[:at]), parts[at], ":".join(parts[at + 1 :])
 
 
 def _bid_shifts(name: str, budget: str) -> tuple[int, ...]:

@@ -55,6 +55,10 @@ from tarot_analysis.bots import (
     B_ENDGAME,
     B_KIND,
     B_LEARNS,
+    B_NET,
+    B_TRUNK,
+    B_WEIGHED,
+    B_WIDTH_0,
     B_WORLDS,
     DEFAULT_WORLDS,
     MAX_PIMC_WORLDS,
@@ -183,6 +187,13 @@ _NO_SHIFTS: Final = np.zeros(N_BID_SHIFTS, dtype=np.int64)
 MORE: Final = 3
 #: Fresh draws of a world that disagrees with the auction before the closest is kept.
 REDRAWS: Final = 24
+#: Worlds a ``pimc:weighed`` bot draws for each one it keeps: it keeps one of them with a
+#: chance in proportion to its weight (:func:`_weighed_world`).
+WEIGHED_DRAWS: Final = 4
+#: The temperature of the softmax that makes the learned network's scores the chances of the
+#: other seats' cards (fitted on the cards of 200 ``fft-4`` deals of the heuristic at every
+#: seat, seed 2: 0.107; ``benchmarks/world_weights.py``).
+WEIGHT_TEMPERATURE: Final = 0.1
 
 #: From this many cards left in the hands to the end (20: the last 5 tricks of 4 players, 4 of
 #: 5, 6 of 3), a world is played out double dummy (every seat plays the card the solver finds
@@ -207,6 +218,7 @@ class Workspace(NamedTuple):
     uniforms: Any
     chosen: Any
     best_chosen: Any  # the closest world to the auction so far
+    weighed_chosen: Any  # the world kept among those a weighed bot drew
     now: Any  # (MAX_SEATS + 2, 2): each seat's hand now, then the dog and the écart
     played_by: Any  # (MAX_SEATS, 2): the cards each seat played
     deal: Any  # (MAX_SEATS + 1, 2): the world's deal as dealt
@@ -299,6 +311,7 @@ def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         uniforms=np.zeros(78, dtype=np.float64),
         chosen=np.zeros(78, dtype=np.int64),
         best_chosen=np.zeros(78, dtype=np.int64),
+        weighed_chosen=np.zeros(78, dtype=np.int64),
         now=np.zeros((MAX_SEATS + 2, 2), dtype=np.uint64),
         played_by=np.zeros((MAX_SEATS, 2), dtype=np.uint64),
         deal=np.zeros((MAX_SEATS + 1, 2), dtype=np.uint64),
@@ -566,6 +579,135 @@ def _world(
         if misfit == 0:
             break
     _hands_now(m, s, me, p, places, n, ws.best_chosen, ws)
+    _dealt(s, p, ws)
+    return _replay(m, s, p, half, ws)
+
+
+# --------------------------------------------------------------------------------------------
+# Worlds weighed by what the other seats' cards revealed (tarot_analysis.bots.weighing)
+# --------------------------------------------------------------------------------------------
+
+
+@njit(**KERNEL)
+def network_scores(m: Any, s: Any, seat: int, p: Any, half: Any, ws: Workspace) -> int:
+    """The learned network of ``ws.bot`` scores each legal action of ``seat`` (the seat to act
+    at ``(m, s)``, which ``ws.try_*`` hold) into ``ws.outputs[action]``, the legal actions into
+    ``ws.mask``; returns how many are legal (no score when one is)."""
+    legal_mask(m, s, p, ws.mask)
+    count = 0
+    for a in range(N_ACTIONS):
+        count += ws.mask[a]
+    if count <= 1:
+        return count
+    if s[S_KIND] == CARD:
+        legal_lo, legal_hi = legal_cards_now(m, s, p)
+        hint = heuristic.play(
+            seat, m[M_HANDS + 2 * seat], m[M_HANDS + 2 * seat + 1], legal_lo, legal_hi,
+            ws.public, ws.trick, ws.played, ws.voids, ws.shown, p,
+        )  # fmt: skip
+    else:
+        hint = heuristic.action(m, s, seat, _NO_SHIFTS, p)
+    bot = ws.bot
+    widths = bot[B_WIDTH_0 : B_WIDTH_0 + bot[B_DEPTH]]
+    learned.decide_action_in(
+        m, s, seat, p, half, hint, ws.nets[bot[B_NET] :], widths, bot[B_TRUNK], ws.inputs,
+        ws.outputs, ws.hidden, ws.legal, ws.features, ws.actions, ws.not_kept[seat],
+        ws.not_kept[seat], ws.not_updated[seat : seat + 1],
+    )  # fmt: skip
+    return count
+
+
+@njit(**KERNEL)
+def action_log_probability(
+    m: Any, s: Any, seat: int, action: int, temperature: float, p: Any, half: Any,
+    ws: Workspace,
+) -> float:  # fmt: skip
+    """The logarithm of the chance that ``seat`` takes ``action`` at ``(m, s)`` (held in
+    ``ws.try_*``): the softmax of the network's scores at ``temperature``; 0 when it is the
+    only legal action."""
+    count = network_scores(m, s, seat, p, half, ws)
+    if count <= 1:
+        return 0.0
+    top = -np.inf
+    for a in range(N_ACTIONS):
+        if ws.mask[a]:
+            top = max(top, ws.outputs[a] / temperature)
+    total = 0.0
+    for a in range(N_ACTIONS):
+        if ws.mask[a]:
+            total += np.exp(ws.outputs[a] / temperature - top)
+    return ws.outputs[action] / temperature - top - np.log(total)
+
+
+@njit(**KERNEL)
+def log_likelihood(s: Any, me: int, temperature: float, p: Any, half: Any, ws: Workspace) -> float:
+    """The log-likelihood of the world just drawn (its deal as dealt in ``ws.deal``, the hands
+    now in ``ws.now``): the deal played again from its start into ``ws.try_*`` with the actions
+    of ``s`` (those :func:`_replay` takes), and at each card of a seat other than ``me`` the
+    logarithm of its chance (:func:`action_log_probability`) added."""
+    m = ws.try_m
+    w = ws.try_s
+    players = p[R.PLAYERS]
+    _forced_start(s, p, ws)
+    start(m, w, ws.deal, ws.forced, s[S_TAKER], p, half)
+    ecart_lo = ws.now[MAX_SEATS + 1, 0]
+    ecart_hi = ws.now[MAX_SEATS + 1, 1]
+    played = 0
+    target = s[S_TRICK] * players + s[S_IN_TRICK]
+    total = 0.0
+    while w[S_KIND] != OVER:
+        kind = w[S_KIND]
+        actor = w[S_ACTOR]
+        if kind == BID:
+            said = s[S_BIDS + actor]
+            action = PASS if said < 0 else BID_0 + said
+        elif kind == CALL:
+            action = s[S_CALLED_1] if w[S_CALLED_1] < 0 else s[S_CALLED_2]
+        elif kind == ECART:
+            if ecart_lo != ZERO:
+                action = trailing_zeros(ecart_lo)
+                ecart_lo &= ecart_lo - ONE
+            else:
+                action = N_SUIT_CARDS + trailing_zeros(ecart_hi)
+                ecart_hi &= ecart_hi - ONE
+        elif kind == POIGNEE:
+            action = SHOW_0 + s[S_POIGNEES + actor]
+        elif kind == CHELEM:
+            action = ANNOUNCE_CHELEM if s[S_CHELEM] else NO_CHELEM
+        else:
+            if played == target:
+                break
+            t = played // players
+            k = played % players
+            action = s[S_LOG + t * MAX_SEATS + k] if t < s[S_TRICK] else s[S_TRICK_CARDS + k]
+            played += 1
+            if actor != me:
+                total += action_log_probability(m, w, actor, action, temperature, p, half, ws)
+        apply(m, w, action, p, half)
+    return total
+
+
+@njit(**KERNEL)
+def _weighed_world(
+    m: Any, s: Any, me: int, p: Any, half: Any, rng: Any, places: int, n: int, ws: Workspace
+) -> bool:
+    """A world as :func:`_world` draws one, kept among :data:`WEIGHED_DRAWS` of them with a
+    chance in proportion to its likelihood (:func:`log_likelihood`, at
+    :data:`WEIGHT_TEMPERATURE`): one draw of the weighed worlds, resampled as it streams by;
+    ``False`` if none could be replayed."""
+    total = -np.inf
+    for _ in range(WEIGHED_DRAWS):
+        if not _world(m, s, me, p, half, rng, places, n, ws):
+            continue
+        weight = log_likelihood(s, me, WEIGHT_TEMPERATURE, p, half, ws)
+        grown = np.logaddexp(total, weight)
+        if draw_unit(rng) < np.exp(weight - grown):
+            for i in range(n):
+                ws.weighed_chosen[i] = ws.best_chosen[i]
+        total = grown
+    if total == -np.inf:
+        return False
+    _hands_now(m, s, me, p, places, n, ws.weighed_chosen, ws)
     _dealt(s, p, ws)
     return _replay(m, s, p, half, ws)
 
@@ -934,7 +1076,12 @@ def _measure(
     failed = 0
     while True:
         while done < target and failed <= _MAX_FAILED:
-            if _world(m, s, me, p, half, rng, places, n, ws):
+            drawn = (
+                _weighed_world(m, s, me, p, half, rng, places, n, ws)
+                if ws.bot[B_WEIGHED]
+                else _world(m, s, me, p, half, rng, places, n, ws)
+            )
+            if drawn:
                 _try_actions(me, count, done, endgame, p, half, ws)
                 done += 1
             else:
