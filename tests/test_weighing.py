@@ -100,6 +100,9 @@ def test_worlds_are_weighed_only_at_a_card_and_above_zero_degrees() -> None:
     state, _ = _mid_deal(2)
     with pytest.raises(TarotInputError, match="above 0"):
         weighed_worlds(state, state.actor, 4, temperature=0.0)
+    for worlds in (0, 2.5, 10**6):
+        with pytest.raises(TarotInputError, match="the worlds"):
+            weighed_worlds(state, state.actor, worlds, temperature=0.1)  # type: ignore[arg-type]
 
 
 def test_a_weighed_search_is_named_read_back_and_plays_its_own_cards() -> None:

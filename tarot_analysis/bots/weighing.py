@@ -31,11 +31,11 @@ import numpy.typing as npt
 from numba import njit
 
 from tarot_analysis._jit import KERNEL, normalise_seed
-from tarot_analysis.bots import Bot, pimc
+from tarot_analysis.bots import MAX_PIMC_WORLDS, Bot, pimc
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.determinize import count_ways
 from tarot_analysis.engine.game import GameState
-from tarot_analysis.errors import TarotInputError, seat_number
+from tarot_analysis.errors import TarotInputError, seat_number, whole_number
 
 __all__ = ["ROWS", "Scorer", "fit_temperature", "weighed_worlds"]
 
@@ -100,6 +100,7 @@ def weighed_worlds(
         raise TarotInputError(f"worlds are weighed at a card; the decision is {state.decision}")
     if not temperature > 0:
         raise TarotInputError(f"the temperature must be above 0, got {temperature!r}")
+    worlds = whole_number(worlds, "the worlds", least=1, most=MAX_PIMC_WORLDS)
     ws = _searching(state, model)
     nows = np.zeros((worlds, ROWS, 2), dtype=np.uint64)
     log_likelihoods = np.zeros(worlds, dtype=np.float64)
