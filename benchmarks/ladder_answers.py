@@ -20,9 +20,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tarot_analysis.analyses.guidance import thresholds
 from tarot_analysis.game.rules import load_rules
-from tarot_analysis.report.ladder import _finished, guidance_rungs, rung
+from tarot_analysis.report.ladder import guidance_rungs, rung
 from tarot_analysis.stats import wilson_interval
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -94,12 +93,9 @@ def auction_rows(data: dict[str, Any], bots: list[str]) -> list[list[str]]:
 
 def guidance_rows(folder: Path, rules: str, seed: int, bots: list[str]) -> list[list[str]]:
     """Rows from the guidance runs found in ``folder``: thresholds, then the best by band."""
-    runs = sorted(folder.glob(f"guidance-{rules}-*-seed{seed}-*"))
-    first = next((data for data in map(_finished, runs) if data is not None), None)
-    if first is None:
+    found = {r.bots: r for r in guidance_rungs(folder, rules, seed)}
+    if not found:
         return []
-    published = thresholds(first).loc["chavey"]["published"].tolist()
-    found = {r.bots: r for r in guidance_rungs(folder, rules, seed, published)}
     rows = [["guidance: deals played (seat 0 takes every contract)"]]
     rows[0] += [f"{found[b].played:,}" if b in found else "—" for b in bots]
     for contract in CONTRACTS:
@@ -111,11 +107,12 @@ def guidance_rows(folder: Path, rules: str, seed: int, bots: list[str]) -> list[
             row = found[b].thresholds[contract]
             cells.append(f"{row['fitted']:g} ({row['ci_low']:g}–{row['ci_high']:g})")
         rows.append([f"Chavey count from which a {contract} is bid (bootstrap 95%)", *cells])
-    bands = list(dict.fromkeys(band for r in found.values() for band in r.by_band))
+    bands = list(dict.fromkeys(band for r in found.values() for band in r.advice.by_band.index))
     for band in bands:
         cells = []
         for b in bots:
-            row = found[b].by_band.get(band) if b in found else None
+            table = found[b].advice.by_band if b in found else None
+            row = table.loc[band] if table is not None and band in table.index else None
             if row is None:
                 cells.append("—")
                 continue

@@ -2,7 +2,7 @@
 
     python benchmarks/review_realised.py [--rules fft-4] [--seed 1] [--deals 200] \\
         [--bots heuristic] [--worlds 128] [--play-outs heuristic] [--min-loss 5] [--limit 300] \\
-        [--continuation pimc] [--repeats 2] [--threads N] [--out FILE.csv] [--json]
+        [--continuation pimc] [--repeats 2] [--fresh] [--threads N] [--out FILE.csv] [--json]
 
 The review of many deals (:func:`tarot_analysis.analyses.review.many.review_deals`, its run
 folder resumed or made) values each decision of ``--deals`` deals played by ``--bots`` with
@@ -15,6 +15,9 @@ once with the review's best, the rest of the deal played by ``--continuation`` a
 from the same seed for both (so the difference is the action's, not the play-outs' luck), and
 that ``--repeats`` times from other seeds. The realised gain is the seat's score after the
 best less its score after the action played, its mean over the repeats.
+
+With ``--fresh`` each decision is also valued again by the same search on other worlds: a
+claim that is only the luck of the worlds the best was picked on does not come back there.
 
 It prints, for every decision and by group (the seat's side, the taker and the defence before
 trick 14, whether the best was the Excuse), the decisions and deals, the mean claimed and the
@@ -39,6 +42,7 @@ from tarot_analysis.analyses.replay import record
 from tarot_analysis.analyses.review.many import read_review_run, review_deals, review_folder
 from tarot_analysis.analyses.review.record import parse_record
 from tarot_analysis.bootstrap import poisson_weights
+from tarot_analysis.bots import pimc
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.stats import deal_interval
@@ -53,11 +57,14 @@ EARLY = 14
 
 def realised(
     rules_name: str, rows: pd.DataFrame, bots: str, seed: int, play_chunk: int,
-    continuation: str, repeats: int,
+    continuation: str, repeats: int, fresh: tuple[int, bool] | None = None,
 ) -> pd.DataFrame:  # fmt: skip
     """``rows`` (decisions of the review run) with ``realised``: the seat's score after the
     best less after the action played, each played out on the actual deal by
-    ``continuation`` ``repeats`` times (the two actions from the same seeds), the mean."""
+    ``continuation`` ``repeats`` times (the two actions from the same seeds), the mean. With
+    ``fresh`` (the review's worlds and whether the learned bot played them out), also
+    ``fresh``: the best's value less the played action's, the search run again on other
+    worlds."""
     rules = load_rules(rules_name)
     out = []
     for deal, group in rows.groupby("deal", sort=True):
@@ -81,7 +88,14 @@ def realised(
                         float(play_on(arm, continuation, seed=seed_of).scores()[row.seat])
                     )
                 gains.append(scores[0] - scores[1])
-            out.append({**row._asdict(), "realised": float(np.mean(gains))})
+            found = {**row._asdict(), "realised": float(np.mean(gains))}
+            if fresh is not None:
+                other = np.random.SeedSequence(seed, spawn_key=(int(deal), int(row.step), 99))
+                values = pimc.values_at(state, worlds=fresh[0], seed=other, learned=fresh[1])
+                found["fresh"] = values.mean(int(row.best_action)) - values.mean(
+                    int(row.played_action)
+                )
+            out.append(found)
     return pd.DataFrame(out).drop(columns="Index")
 
 
@@ -120,6 +134,7 @@ def summary(frame: pd.DataFrame, seed: int) -> list[dict[str, Any]]:
             continue
         deals = group["deal"].to_numpy()
         claimed = deal_interval(group["loss"].to_numpy(), deals)
+        again = deal_interval(group["fresh"].to_numpy(), deals) if "fresh" in group else None
         got = deal_interval(group["realised"].to_numpy(), deals)
         ratio, low, high = (
             _ratio_interval(group, seed)
@@ -132,6 +147,9 @@ def summary(frame: pd.DataFrame, seed: int) -> list[dict[str, Any]]:
             "claimed_high": claimed["ci_high"], "realised": got["mean"],
             "realised_low": got["ci_low"], "realised_high": got["ci_high"],
             "ratio": ratio, "ratio_low": low, "ratio_high": high,
+            **({} if again is None else {
+                "fresh": again["mean"], "fresh_low": again["ci_low"],
+                "fresh_high": again["ci_high"]}),
         })  # fmt: skip
     return rows
 
@@ -154,6 +172,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=300)
     parser.add_argument("--continuation", default="pimc")
     parser.add_argument("--repeats", type=int, default=2, help="play-outs of each action")
+    parser.add_argument(
+        "--fresh", action="store_true", help="also value each decision again on other worlds"
+    )
     parser.add_argument("--data", default=None, help="the review's run folder")
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--out", default=None, help="a CSV file for every decision played out")
@@ -178,7 +199,9 @@ def main() -> None:
     started = time.perf_counter()
     frame = realised(args.rules, claimed, args.bots, args.seed,
                      int(run.spec.extra["play_chunk_size"]), args.continuation,
-                     args.repeats)  # fmt: skip
+                     args.repeats,
+                     (args.worlds, args.play_outs == "learned") if args.fresh else None,
+                     )  # fmt: skip
     played = time.perf_counter() - started
     if args.out:
         frame.to_csv(args.out, index=False)
@@ -203,13 +226,15 @@ def main() -> None:
         f"every seat, {args.repeats} times each ({played:.0f} s; the review {reviewed:.0f} s)"
     )
     print()
-    print("| decisions | n | deals | claimed (95%) | realised (95%) | realised ÷ claimed (95%) |")
-    print("|---|---:|---:|---|---|---|")
+    again = " claimed again on other worlds |" if args.fresh else ""
+    print(f"| decisions | n | deals | claimed (95%) |{again} realised (95%) | realised ÷ claimed |")
+    print("|---|---:|---:|---|---|---|" + ("---|" if args.fresh else ""))
     for r in rows:
         ratio = f"{r['ratio']:.2f} ({r['ratio_low']:.2f} to {r['ratio_high']:.2f})"
+        fresh = f" {_cell(r['fresh'], r['fresh_low'], r['fresh_high'])} |" if args.fresh else ""
         print(
             f"| {r['group']} | {r['decisions']:,} | {r['deals']:,} | "
-            f"{_cell(r['claimed'], r['claimed_low'], r['claimed_high'])} | "
+            f"{_cell(r['claimed'], r['claimed_low'], r['claimed_high'])} |{fresh} "
             f"{_cell(r['realised'], r['realised_low'], r['realised_high'])} | {ratio} |"
         )
 
