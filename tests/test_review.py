@@ -14,6 +14,7 @@ from tarot_analysis.analyses.replay import record as replay_record
 from tarot_analysis.analyses.review import parse_record, read_record, review
 from tarot_analysis.analyses.review.deal import decision_seed
 from tarot_analysis.analyses.review.record import record_of
+from tarot_analysis.analyses.review.text import describe
 from tarot_analysis.analyses.review.what_if import what_if
 from tarot_analysis.bots import pimc
 from tarot_analysis.cli.program import main
@@ -258,8 +259,40 @@ def test_the_command_reviews_writes_json_and_html(
     fields = {"seat", "trick", "kind", "played", "best", "loss", "values", "dd_loss"}
     assert all(fields <= set(decision) for decision in shown["decisions"])
     assert all(decision["loss"] >= 0 for decision in shown["decisions"])
+    assert {"hand", "on_table", "runner_up", "runner_up_mean"} <= set(shown["decisions"][0])
     text = page.read_text()
     assert 'id="table-review-decisions"' in text and "data:image/png;base64," in text
+
+
+def test_each_decision_shows_what_the_seat_saw_and_the_two_best_actions() -> None:
+    record = read_record(EXAMPLE)
+    done = review(record, worlds=2, seed=3, seats=[0])
+    cards_seen = [d for d in done.decisions if d.kind == "card"]
+    assert cards_seen and any(d.on_table for d in cards_seen)
+    for decision, (state, step) in zip(
+        done.decisions,
+        [
+            pair
+            for pair in record.states()
+            if pair[1].seat == 0 and len(pair[0].legal_actions()) > 1
+        ],
+        strict=True,
+    ):
+        assert decision.hand.split() == cards.format_cards(state.hand(0)).split()
+        if decision.kind == "card":
+            assert decision.played in decision.hand.split()
+            table = decision.on_table.split()
+            assert len(table) == step.place  # the cards before it in the trick, with their seats
+            earlier = [s for s in record.steps if s.trick == step.trick and s.place < step.place]
+            assert table == [f"{s.seat}:{cards.card_name(s.action)}" for s in earlier]
+        values = {v.name: v.mean for v in decision.search.values if v.mean is not None}
+        if decision.runner_up is not None:
+            name, mean = decision.runner_up
+            assert name != decision.best and mean == max(
+                m for n, m in values.items() if n != decision.best
+            )
+    text = describe(done)
+    assert "      hand " in text and ", then " in text  # the costliest, with what the seat saw
 
 
 def test_the_command_refuses_a_bad_record_writing_nothing(

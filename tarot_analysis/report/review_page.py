@@ -24,7 +24,8 @@ COSTLY = "background: #f6d5cf; font-weight: 600"
 
 def _caption(review: Review, title: str, n: str) -> Caption:
     return Caption(
-        title, review.rules.name, "pimc search (heuristic play-outs, last tricks double dummy)",
+        title, review.rules.name,
+        f"pimc search ({review.play_outs} play-outs, last tricks double dummy)",
         "the deal as recorded", n,
         "normal 95% over the worlds (a loss: of the paired difference best − taken)",
     )  # fmt: skip
@@ -47,9 +48,12 @@ def _decisions(review: Review) -> Table:
             else f"{dd.loss:g}" if dd.loss is not None
             else f"{dd.loss_low:g} to {dd.loss_high:g} (stopped)"
         )  # fmt: skip
+        second = decision.runner_up
         cells = [
-            str(decision.index), _where(decision), f"seat {decision.seat}", decision.played,
+            str(decision.index), _where(decision), f"seat {decision.seat}",
+            decision.hand or "—", decision.on_table or "—", decision.played,
             decision.best if decision.best != decision.played else "same",
+            "—" if second is None else f"{second[0]} ({second[1]:+.1f})",
             "—" if search.taken_mean is None else f"{search.taken_mean:+.1f}",
             f"{decision.loss:.1f} ({search.loss_low:.1f} to {search.loss_high:.1f})",
             str(search.worlds), dd_text, "—" if dd is None else dd.fate,
@@ -57,7 +61,8 @@ def _decisions(review: Review) -> Table:
         # A figure and its interval in two pieces: a narrow window wraps between them.
         rows.append([pieces(text)._replace(style=style) for text in cells])
     header = [
-        "#", "where", "seat", "played", "best by the search", "mean score", "loss (95%)",
+        "#", "where", "seat", "hand", "on the table", "played", "best by the search",
+        "next best (mean score)", "mean score", "loss (95%)",
         "worlds", "dd loss (card points)", "fate under best play (dd)",
     ]  # fmt: skip
     return Table(

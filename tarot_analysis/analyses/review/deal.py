@@ -30,6 +30,7 @@ from tarot_analysis.bots import MAX_PIMC_WORLDS
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.errors import TarotInputError, is_whole_number, seat_number
+from tarot_analysis.game import cards
 
 __all__ = ["PHASES", "REVIEW_WORLDS", "Decision", "Review", "review"]
 
@@ -48,7 +49,8 @@ COSTLY_POINTS: Final = 10.0
 class Decision:
     """One reviewed decision: its number among the record's actions, the seat, its trick
     (from 1; ``None`` before the play), its kind, the action taken and the search's measure
-    of it (and the solver's, at a card it settles)."""
+    of it (and the solver's, at a card it settles); what the seat saw: its hand and the cards
+    already on the table in the trick (``"2:KH 3:4H"``, seat and card)."""
 
     index: int
     step: Step
@@ -57,6 +59,8 @@ class Decision:
     best: str
     dd: DoubleDummyValue | None
     side: str | None
+    hand: str = ""
+    on_table: str = ""
 
     @property
     def seat(self) -> int:
@@ -76,6 +80,19 @@ class Decision:
         return self.search.loss
 
     @property
+    def runner_up(self) -> tuple[str, float] | None:
+        """The action valued highest after the best, and its mean (``None`` with a single
+        action valued)."""
+        others = [
+            value for value in self.search.values
+            if value.name != self.best and value.mean is not None
+        ]  # fmt: skip
+        if not others:
+            return None
+        top = max(others, key=lambda value: value.mean or 0.0)
+        return top.name, float(top.mean or 0.0)
+
+    @property
     def dd_loss(self) -> float | None:
         """Card points the seat's side lost by the card with every card seen (``None``
         where the solver did not settle it)."""
@@ -90,6 +107,9 @@ class Decision:
             "loss_high": round(search.loss_high, 2), "worlds": search.worlds,
             "taken_mean": _round(search.taken_mean), "best_mean": _round(search.best_mean),
             "made_share": _round(search.made_share, 3),
+            "hand": self.hand, "on_table": self.on_table,
+            "runner_up": None if self.runner_up is None else self.runner_up[0],
+            "runner_up_mean": None if self.runner_up is None else _round(self.runner_up[1]),
             "values": [value.to_json() for value in search.values],
             "dd_loss": self.dd_loss, "dd": None if self.dd is None else self.dd.to_json(),
         }  # fmt: skip
@@ -268,5 +288,18 @@ def _decision(index: int, state: GameState, step: Step, into: Review, learned: b
     rules = into.rules
     return Decision(
         index, step, name_of(step.action, rules), search, name_of(search.best, rules),
-        dd, _side(state),
+        dd, _side(state), cards.format_cards(state.hand(step.seat)), _on_table(state),
     )  # fmt: skip
+
+
+def _on_table(state: GameState) -> str:
+    """The cards already played to the trick in progress, each with its seat: ``"2:KH 3:4H"``
+    (empty before the play and at a lead)."""
+    if state.decision != "card":
+        return ""
+    s = state.s
+    leader, players = int(s[S.S_LEADER]), state.rules.players
+    return " ".join(
+        f"{(leader + k) % players}:{cards.card_name(int(s[S.S_TRICK_CARDS + k]))}"
+        for k in range(int(s[S.S_IN_TRICK]))
+    )

@@ -37,6 +37,20 @@ def _line(review: Review, decision: Decision) -> str:
     ).rstrip()
 
 
+def _seen(decision: Decision) -> str:
+    """What the seat saw and the two best actions: ``hand ...; on the table ...; best X
+    (+12.0), then Y (+3.5)``."""
+    parts = [f"hand {decision.hand}"] if decision.hand else []
+    if decision.on_table:
+        parts.append(f"on the table {decision.on_table}")
+    best = decision.search.best_mean
+    text = f"best {decision.best}" + ("" if best is None else f" ({best:+.1f})")
+    if decision.runner_up is not None:
+        name, mean = decision.runner_up
+        text += f", then {name} ({mean:+.1f})"
+    return "; ".join([*parts, text])
+
+
 def describe(review: Review) -> str:
     """The review as text: the heading, one line a decision, and the summary."""
     record = review.record
@@ -86,6 +100,7 @@ def _summary(review: Review) -> list[str]:
                 f"  #{decision.index} {_where(decision)} seat {decision.seat} {decision.kind} "
                 f"{decision.played}: {decision.loss:.1f} points (best {decision.best})"
             )
+            lines.append(f"      {_seen(decision)}")
     settled, asked = review.dd_settled()
     if review.time_limit is not None:
         lines.append(
