@@ -511,44 +511,62 @@ def _replay(m: Any, s: Any, p: Any, half: Any, ws: Workspace) -> bool:
     stands; ``False`` when the world cannot be (its deal would be redealt)."""
     wm = ws.world_m
     w = ws.world_s
-    players = p[R.PLAYERS]
-    _forced_start(s, p, ws)
-    start(wm, w, ws.deal, ws.forced, s[S_TAKER], p, half)
-    ecart_lo = ws.now[MAX_SEATS + 1, 0]
-    ecart_hi = ws.now[MAX_SEATS + 1, 1]
+    ecart_lo, ecart_hi = _replay_start(wm, w, s, p, half, ws)
     played = 0
-    target = s[S_TRICK] * players + s[S_IN_TRICK]
     while True:
-        kind = w[S_KIND]
-        if kind == OVER:
+        if w[S_KIND] == OVER:
             return False
-        actor = w[S_ACTOR]
-        if kind == s[S_KIND] and kind != CARD and _same_point(w, s):
+        action, played, ecart_lo, ecart_hi = _taken_next(w, s, p, played, ecart_lo, ecart_hi)
+        if action < 0:
             return True
-        if kind == BID:
-            said = s[S_BIDS + actor]
-            action = PASS if said < 0 else BID_0 + said
-        elif kind == CALL:
-            action = s[S_CALLED_1] if w[S_CALLED_1] < 0 else s[S_CALLED_2]
-        elif kind == ECART:
-            if ecart_lo != ZERO:
-                action = trailing_zeros(ecart_lo)
-                ecart_lo &= ecart_lo - ONE
-            else:
-                action = N_SUIT_CARDS + trailing_zeros(ecart_hi)
-                ecart_hi &= ecart_hi - ONE
-        elif kind == POIGNEE:
-            action = SHOW_0 + s[S_POIGNEES + actor]
-        elif kind == CHELEM:
-            action = ANNOUNCE_CHELEM if s[S_CHELEM] else NO_CHELEM
-        else:
-            if played == target:
-                return True
-            t = played // players
-            k = played % players
-            action = s[S_LOG + t * MAX_SEATS + k] if t < s[S_TRICK] else s[S_TRICK_CARDS + k]
-            played += 1
         apply(wm, w, action, p, half)
+
+
+@njit(**KERNEL)
+def _replay_start(
+    m: Any, w: Any, s: Any, p: Any, half: Any, ws: Workspace
+) -> tuple[np.uint64, np.uint64]:
+    """The world's deal (``ws.deal``) dealt into ``(m, w)`` as the deal of ``s`` started; the
+    écart it will discard (``ws.now``), to carry through :func:`_taken_next`."""
+    _forced_start(s, p, ws)
+    start(m, w, ws.deal, ws.forced, s[S_TAKER], p, half)
+    return ws.now[MAX_SEATS + 1, 0], ws.now[MAX_SEATS + 1, 1]
+
+
+@njit(**KERNEL)
+def _taken_next(
+    w: Any, s: Any, p: Any, played: int, ecart_lo: np.uint64, ecart_hi: np.uint64
+) -> tuple[int, int, np.uint64, np.uint64]:
+    """The action the deal of ``s`` took next where its world ``w`` stands, played again
+    from the start: ``(action, played, ecart_lo, ecart_hi)``, the cards played so far and the
+    écart's cards not yet discarded carried from call to call; the action is −1 once ``w``
+    stands where ``s`` does."""
+    kind = w[S_KIND]
+    actor = w[S_ACTOR]
+    if kind == s[S_KIND] and kind != CARD and _same_point(w, s):
+        return -1, played, ecart_lo, ecart_hi
+    if kind == BID:
+        said = s[S_BIDS + actor]
+        return (PASS if said < 0 else BID_0 + said), played, ecart_lo, ecart_hi
+    if kind == CALL:
+        called = s[S_CALLED_1] if w[S_CALLED_1] < 0 else s[S_CALLED_2]
+        return called, played, ecart_lo, ecart_hi
+    if kind == ECART:
+        if ecart_lo != ZERO:
+            return trailing_zeros(ecart_lo), played, ecart_lo & (ecart_lo - ONE), ecart_hi
+        card = N_SUIT_CARDS + trailing_zeros(ecart_hi)
+        return card, played, ecart_lo, ecart_hi & (ecart_hi - ONE)
+    if kind == POIGNEE:
+        return SHOW_0 + s[S_POIGNEES + actor], played, ecart_lo, ecart_hi
+    if kind == CHELEM:
+        return (ANNOUNCE_CHELEM if s[S_CHELEM] else NO_CHELEM), played, ecart_lo, ecart_hi
+    players = p[R.PLAYERS]
+    if played == s[S_TRICK] * players + s[S_IN_TRICK]:
+        return -1, played, ecart_lo, ecart_hi
+    t = played // players
+    k = played % players
+    card = s[S_LOG + t * MAX_SEATS + k] if t < s[S_TRICK] else s[S_TRICK_CARDS + k]
+    return card, played + 1, ecart_lo, ecart_hi
 
 
 @njit(**KERNEL)
@@ -643,46 +661,21 @@ def action_log_probability(
 def log_likelihood(s: Any, me: int, temperature: float, p: Any, half: Any, ws: Workspace) -> float:
     """The log-likelihood of the world just drawn (its deal as dealt in ``ws.deal``, the hands
     now in ``ws.now``): the deal played again from its start into ``ws.try_*`` with the actions
-    of ``s`` (those :func:`_replay` takes), and at each card of a seat other than ``me`` the
+    of ``s`` (as :func:`_replay` takes them), and at each card of a seat other than ``me`` the
     logarithm of its chance (:func:`action_log_probability`) added."""
     m = ws.try_m
     w = ws.try_s
-    players = p[R.PLAYERS]
-    _forced_start(s, p, ws)
-    start(m, w, ws.deal, ws.forced, s[S_TAKER], p, half)
-    ecart_lo = ws.now[MAX_SEATS + 1, 0]
-    ecart_hi = ws.now[MAX_SEATS + 1, 1]
+    ecart_lo, ecart_hi = _replay_start(m, w, s, p, half, ws)
     played = 0
-    target = s[S_TRICK] * players + s[S_IN_TRICK]
     total = 0.0
     while w[S_KIND] != OVER:
-        kind = w[S_KIND]
+        card = w[S_KIND] == CARD
         actor = w[S_ACTOR]
-        if kind == BID:
-            said = s[S_BIDS + actor]
-            action = PASS if said < 0 else BID_0 + said
-        elif kind == CALL:
-            action = s[S_CALLED_1] if w[S_CALLED_1] < 0 else s[S_CALLED_2]
-        elif kind == ECART:
-            if ecart_lo != ZERO:
-                action = trailing_zeros(ecart_lo)
-                ecart_lo &= ecart_lo - ONE
-            else:
-                action = N_SUIT_CARDS + trailing_zeros(ecart_hi)
-                ecart_hi &= ecart_hi - ONE
-        elif kind == POIGNEE:
-            action = SHOW_0 + s[S_POIGNEES + actor]
-        elif kind == CHELEM:
-            action = ANNOUNCE_CHELEM if s[S_CHELEM] else NO_CHELEM
-        else:
-            if played == target:
-                break
-            t = played // players
-            k = played % players
-            action = s[S_LOG + t * MAX_SEATS + k] if t < s[S_TRICK] else s[S_TRICK_CARDS + k]
-            played += 1
-            if actor != me:
-                total += action_log_probability(m, w, actor, action, temperature, p, half, ws)
+        action, played, ecart_lo, ecart_hi = _taken_next(w, s, p, played, ecart_lo, ecart_hi)
+        if action < 0:
+            break
+        if card and actor != me:
+            total += action_log_probability(m, w, actor, action, temperature, p, half, ws)
         apply(m, w, action, p, half)
     return total
 
