@@ -34,8 +34,7 @@ from tarot_analysis.report.html import Cell, Context, Table, environment, pieces
 from tarot_analysis.report.prise import PriseReading
 from tarot_analysis.report.summary import (
     LADDER_BOTS,
-    LADDER_GARDE,
-    LADDER_RATES,
+    LADDERS,
     how_to_count,
     ladder_moves,
     scaled_thresholds,
@@ -172,28 +171,32 @@ def test_the_counting_box_says_what_the_code_counts_for_the_petit() -> None:
     assert int(four["petit"]) == 0 and int(four["trump_length"]) == 0
 
 
-def test_the_moves_up_the_ladder_are_those_docs_bots_measured() -> None:
+@pytest.mark.parametrize("rules", sorted(LADDERS))
+def test_the_moves_up_the_ladder_are_those_docs_bots_measured(rules: str) -> None:
     doc = (ROOT / "docs/bots.md").read_text(encoding="utf-8")
-    blocks = doc.split("## How the answers move up the ladder")[1].split("\n\n")
+    section = doc.split("## How the answers move up the ladder")[1].split("\n## ")[0]
+    blocks = section.split(f"### `{rules}`")[1].split("\n\n")
     table = next(block for block in blocks if block.startswith("| measure"))
     rows = {line.split(" | ")[0].strip("| "): line.split(" | ")[1:] for line in
             table.splitlines()[2:]}  # fmt: skip
+    ladder = LADDERS[rules]
     measured = {
-        "deals passed out": "deals passed out, of 20,000",
+        "deals passed out": f"deals passed out, of {ladder.auction_deals:,}",
         "Garde sans, of the contracts": "garde_sans: share of the deals played, deals",
         "a Garde bid made": "a Garde bid made",
     }
     assert len(LADDER_BOTS) == 3
-    for row in LADDER_RATES:
+    for row in ladder.rates:
         cells = rows[measured[row.what]]
         for (value, low, high), cell in zip(row.values, cells, strict=True):
             assert cell.startswith(f"{value:.1f}% ({low:.1f}%–{high:.1f}%)"), (row.what, cell)
     cells = rows["Chavey count from which a garde is bid (bootstrap 95%)"]
-    for (value, low, high), cell in zip(LADDER_GARDE.values, cells, strict=True):
+    for (value, low, high), cell in zip(ladder.garde.values, cells, strict=True):
         assert cell.strip(" |") == f"{value} ({low}–{high})"
-    line = ladder_moves(_context("fft-4"))
-    assert "43.5% / 44.7% / 43.2%" in line and "docs/bots.md" in line
-    pimc = Context(load_rules("fft-4"), "fft-4", ("pimc",) * 4, 1, 1_000, 1_000)
+    line = ladder_moves(_context(rules))
+    passed = " / ".join(f"{value:.1f}%" for value, _, _ in ladder.rates[0].values)
+    assert line.startswith(f"({rules}, seed 1") and passed in line and "docs/bots.md" in line
+    pimc = Context(load_rules(rules), rules, ("pimc",) * load_rules(rules).players, 1, 1, 1)
     assert ladder_moves(pimc) == ""  # a report under the search bot speaks for itself
 
 
@@ -390,14 +393,16 @@ def test_the_prise_reads_the_same_in_the_summary_and_up_the_ladder(
     assert Ladder(rung, [rung], []).ours.prise is reading
 
 
-@pytest.mark.parametrize("rules", ["fft-3", "fft-5", "legacy-4"])
-def test_page_one_quotes_no_other_presets_ladder(rules: str) -> None:
+@pytest.mark.parametrize("rules", ["fft-3", "fft-5", "legacy-4", "six-king-queen"])
+def test_page_one_quotes_its_own_presets_ladder_and_no_other(rules: str) -> None:
     line = ladder_moves(_context(rules))
-    for row in (*LADDER_RATES, LADDER_GARDE):
-        for value, _, _ in row.values:
-            assert f"{value:.1f}%" not in line and f" {value:.0f} (" not in line, (rules, value)
-    assert line.startswith(f"nothing was measured for {rules}:"), line
-    assert "43.5%" in ladder_moves(_context("fft-4"))
+    for other in LADDERS:
+        if other != rules:
+            assert f"({other}, seed 1" not in line, (rules, other)
+    if rules in LADDERS:
+        assert line.startswith(f"({rules}, seed 1"), line
+    else:
+        assert line.startswith(f"nothing was measured for {rules}:"), line
 
 
 def test_a_prise_the_fitted_rule_bids_but_no_count_reads_never_alone() -> None:

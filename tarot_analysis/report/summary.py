@@ -41,8 +41,7 @@ from tarot_analysis.report.runs import Guidance, Stored
 
 __all__ = [
     "BOT_MEANINGS",
-    "LADDER_GARDE",
-    "LADDER_RATES",
+    "LADDERS",
     "bot_limits",
     "bot_strength",
     "how_to_count",
@@ -332,27 +331,67 @@ def _loss_sentence(guidance: Guidance) -> str:
 
 
 class _Measured(NamedTuple):
-    """One row of the ladder's measured table: what, and its value with the ends of its 95%
+    """One row of a ladder's measured table: what, and its value with the ends of its 95%
     interval under each of :data:`LADDER_BOTS`."""
 
     what: str
     values: tuple[tuple[float, float, float], ...]
 
 
-#: The ladder's measured table (docs/bots.md, "How the answers move up the ladder"): fft-4,
-#: seed 1, every seat the same bot; its rules, bots and numbers of deals.
-LADDER_RULES: Final = "fft-4"
+class LadderMeasured(NamedTuple):
+    """The ladder measured for one preset (docs/bots.md, "How the answers move up the
+    ladder"): seed 1, every seat the same bot, each of :data:`LADDER_BOTS` in turn; its deals
+    in auction mode and in guidance, its rates in percent with their Wilson 95% intervals, and
+    the Garde's threshold fitted in guidance with its bootstrap 95% interval."""
+
+    auction_deals: int
+    guidance_deals: int
+    rates: tuple[_Measured, ...]
+    garde: _Measured
+
+
+def _measured_ladder(
+    passed_out: tuple[tuple[float, float, float], ...],
+    garde_sans: tuple[tuple[float, float, float], ...],
+    garde_made: tuple[tuple[float, float, float], ...],
+    garde_threshold: tuple[tuple[float, float, float], ...],
+) -> LadderMeasured:
+    """A ladder of 5,000 deals in auction mode and 1,200 in guidance: its rates in percent and
+    the Garde's threshold, each under :data:`LADDER_BOTS` with its 95% interval."""
+    return LadderMeasured(
+        5_000, 1_200,
+        (
+            _Measured("deals passed out", passed_out),
+            _Measured("Garde sans, of the contracts", garde_sans),
+            _Measured("a Garde bid made", garde_made),
+        ),
+        _Measured("the Garde's threshold", garde_threshold),
+    )  # fmt: skip
+
+
+#: The tables of bots of each ladder, weakest first.
 LADDER_BOTS: Final = ("heuristic", "learned", "pimc")
-LADDER_AUCTION_DEALS: Final = 20_000
-LADDER_GUIDANCE_DEALS: Final = 1_200
-#: Its rates in auction mode, in percent with their Wilson 95% intervals.
-LADDER_RATES: Final = (
-    _Measured("deals passed out", ((43.5, 42.8, 44.2), (44.7, 44.0, 45.4), (43.2, 42.5, 43.9))),
-    _Measured("Garde sans, of the contracts", ((3.0, 2.7, 3.4), (5.8, 5.3, 6.2), (7.3, 6.8, 7.8))),
-    _Measured("a Garde bid made", ((74.8, 73.9, 75.7), (74.9, 74.0, 75.8), (72.1, 71.2, 73.0))),
-)
-#: The Garde's threshold fitted in guidance, with its bootstrap 95% interval.
-LADDER_GARDE: Final = _Measured("the Garde's threshold", ((45, 44, 49), (45, 43, 46), (45, 44, 46)))
+#: The ladders measured, by preset (2026-12-05; docs/bots.md gives the commands).
+LADDERS: Final = {
+    "fft-3": _measured_ladder(
+        passed_out=((8.5, 7.7, 9.3), (0.1, 0.0, 0.2), (0.8, 0.6, 1.1)),
+        garde_sans=((26.5, 25.3, 27.8), (31.2, 29.9, 32.5), (32.3, 31.0, 33.6)),
+        garde_made=((70.2, 68.4, 71.8), (76.2, 74.3, 78.0), (65.6, 63.6, 67.6)),
+        garde_threshold=((57, 53, 60), (55, 54, 59), (60, 56, 62)),
+    ),
+    "fft-4": _measured_ladder(
+        passed_out=((42.6, 41.3, 44.0), (43.2, 41.8, 44.5), (42.8, 41.4, 44.2)),
+        garde_sans=((3.0, 2.4, 3.7), (6.2, 5.4, 7.1), (6.9, 6.0, 7.9)),
+        garde_made=((73.8, 72.1, 75.6), (79.6, 77.9, 81.2), (72.7, 70.9, 74.4)),
+        garde_threshold=((45, 44, 49), (45, 40, 45), (45, 44, 47)),
+    ),
+    "fft-5": _measured_ladder(
+        passed_out=((0.1, 0.0, 0.2), (0.0, 0.0, 0.1), (0.0, 0.0, 0.1)),
+        garde_sans=((25.2, 24.0, 26.5), (42.2, 40.8, 43.6), (38.1, 36.8, 39.5)),
+        garde_made=((67.0, 65.2, 68.8), (72.8, 70.5, 75.0), (71.4, 69.3, 73.5)),
+        garde_threshold=((28, 25, 34), (28, 25, 30), (28, 24, 30)),
+    ),
+}
 #: A contract's share of the deals played from which the summary names it among the bots'
 #: limits (the Garde contre, rare at a club table).
 LARGE_SHARE: Final = 0.1
@@ -360,31 +399,42 @@ LARGE_SHARE: Final = 0.1
 STRONGER_BOTS: Final = ("pimc",)
 
 
-def ladder_moves(context: Context) -> str:
-    """How far the answers are known to move under stronger play, in one line, until the
-    report runs under a search bot (then nothing): the measures of :data:`LADDER_RULES`, made
-    under those rules only, or for other rules that none were measured for them."""
+def measured_ladder(context: Context) -> tuple[str, LadderMeasured] | None:
+    """The ladder measured for the report's rules (one of the presets of :data:`LADDERS`,
+    unchanged), or ``None``."""
     from tarot_analysis.game.rules import load_rules
 
+    for name, ladder in LADDERS.items():
+        if context.rules == load_rules(name):
+            return name, ladder
+    return None
+
+
+def ladder_moves(context: Context) -> str:
+    """How far the answers are known to move under stronger play, in one line, until the
+    report runs under a search bot (then nothing): the ladder measured for the report's own
+    preset (:data:`LADDERS`), or for other rules that none was measured for them."""
     if any(name.partition(":")[0] in STRONGER_BOTS for name in context.bots):
         return ""
-    if context.rules != load_rules(LADDER_RULES):
+    found = measured_ladder(context)
+    if found is None:
         return (
-            f"nothing was measured for {context.rules.name}: the ladder of docs/bots.md "
-            f"measures {LADDER_RULES} alone. The section up the ladder of bots shows every run "
-            "of these rules under other bots found beside this one."
+            f"nothing was measured for {context.rules.name}: the ladders of docs/bots.md "
+            f"measure {', '.join(LADDERS)} alone. The section up the ladder of bots shows every "
+            "run of these rules under other bots found beside this one."
         )
+    name, ladder = found
     rates = ", ".join(
         f"{row.what} " + " / ".join(f"{value:.1f}%" for value, _, _ in row.values)
-        for row in LADDER_RATES
+        for row in ladder.rates
     )
-    widest = max(max(v - lo, hi - v) for row in LADDER_RATES for v, lo, hi in row.values)
-    garde = " / ".join(f"{v:.0f} ({lo:.0f}–{hi:.0f})" for v, lo, hi in LADDER_GARDE.values)
+    widest = max(max(v - lo, hi - v) for row in ladder.rates for v, lo, hi in row.values)
+    garde = " / ".join(f"{v:.0f} ({lo:.0f}–{hi:.0f})" for v, lo, hi in ladder.garde.values)
     return (
-        f"({LADDER_RULES}, seed 1, {' / '.join(LADDER_BOTS)} at every seat; docs/bots.md): "
-        f"{rates} ({LADDER_AUCTION_DEALS:,} deals in auction, 95% intervals at most "
-        f"{widest:.1f} points either side); {LADDER_GARDE.what} {garde} "
-        f"({LADDER_GUIDANCE_DEALS:,} deals). "
+        f"({name}, seed 1, {' / '.join(LADDER_BOTS)} at every seat; docs/bots.md): "
+        f"{rates} ({ladder.auction_deals:,} deals in auction, 95% intervals at most "
+        f"{widest:.1f} points either side); {ladder.garde.what} {garde} "
+        f"({ladder.guidance_deals:,} deals). "
         "The rates move by a few points, the threshold not at that size; these stand until "
         "the report runs under the search bot."
     )
