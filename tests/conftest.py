@@ -46,6 +46,7 @@ USE_THE_SEARCH = frozenset(
         "test_streaming.py",
         "test_tarocco.py",
         "test_teacher.py",
+        "test_weighing.py",
         "test_yardstick.py",
     }
 )
