@@ -45,12 +45,22 @@ ROWS: Final = S.MAX_SEATS + 2
 
 
 @njit(**KERNEL)
-def _draw_weighed(
-    m: Any, s: Any, me: int, worlds: int, temperature: float, p: Any, half: Any, rng: Any,
-    ws: Any, nows: Any, log_likelihoods: Any,
+def _weighing(
+    scores_only: bool, m: Any, s: Any, me: int, worlds: int, temperature: float, p: Any,
+    half: Any, rng: Any, ws: Any, nows: Any, log_likelihoods: Any,
 ) -> int:  # fmt: skip
     """Up to ``worlds`` worlds as the search draws them for ``me`` at ``(m, s)``: each one's
-    cards into ``nows[k]`` (:data:`ROWS`) and its log-likelihood. Returns how many."""
+    cards into ``nows[k]`` (:data:`ROWS`) and its log-likelihood; returns how many. With
+    ``scores_only``, instead, the network's scores of the seat to act at ``(m, s)``
+    (:func:`~tarot_analysis.bots.pimc.network_scores`, the state copied into ``ws.try_*``);
+    returns how many actions are legal. One kernel for both: each kernel links the search and
+    the network, a minute and more of compiling."""
+    if scores_only:
+        for i in range(m.shape[0]):
+            ws.try_m[i] = m[i]
+        for i in range(s.shape[0]):
+            ws.try_s[i] = s[i]
+        return pimc.network_scores(ws.try_m, ws.try_s, s[S.S_ACTOR], p, half, ws)
     places, n = pimc._places(m, s, me, p, ws)
     count_ways(ws.may, n, places, ws.capacity, ws.strides, ws.left, ws.ways)
     done = 0
@@ -106,22 +116,11 @@ def weighed_worlds(
     log_likelihoods = np.zeros(worlds, dtype=np.float64)
     rng = pimc._generator(normalise_seed(seed))
     p, half = state.engine.params, state.engine.half_points
-    done = _draw_weighed(
-        state.m, state.s, seat, worlds, float(temperature), p, half, rng, ws, nows,
+    done = _weighing(
+        False, state.m, state.s, seat, worlds, float(temperature), p, half, rng, ws, nows,
         log_likelihoods,
     )  # fmt: skip
     return nows[:done], log_likelihoods[:done]
-
-
-@njit(**KERNEL)
-def _scores_at(m: Any, s: Any, p: Any, half: Any, ws: Any) -> int:
-    """:func:`~tarot_analysis.bots.pimc.network_scores` for the seat to act at ``(m, s)``,
-    copied into ``ws.try_*`` first."""
-    for i in range(m.shape[0]):
-        ws.try_m[i] = m[i]
-    for i in range(s.shape[0]):
-        ws.try_s[i] = s[i]
-    return pimc.network_scores(ws.try_m, ws.try_s, s[S.S_ACTOR], p, half, ws)
 
 
 class Scorer:
@@ -130,13 +129,21 @@ class Scorer:
 
     def __init__(self, state: GameState, model: str = "") -> None:
         self._ws = _searching(state, model)
+        # The arrays of the worlds the kernel also draws, unused here (the same types).
+        self._unused = (
+            pimc._generator(normalise_seed(0)), np.zeros((1, ROWS, 2), dtype=np.uint64),
+            np.zeros(1, dtype=np.float64),
+        )  # fmt: skip
 
     def scores(self, state: GameState) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.float64]]:
         """The legal actions of the seat to act at ``state`` and the network's score of each
         (no score, an empty array, where a single action is legal)."""
         ws = self._ws
         p, half = state.engine.params, state.engine.half_points
-        count = _scores_at(state.m, state.s, p, half, ws)
+        rng, nows, log_likelihoods = self._unused
+        count = _weighing(
+            True, state.m, state.s, state.actor, 0, 1.0, p, half, rng, ws, nows, log_likelihoods
+        )
         legal = np.flatnonzero(ws.mask).astype(np.int64)
         if count <= 1:
             return legal, np.zeros(0, dtype=np.float64)
