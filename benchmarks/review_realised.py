@@ -70,11 +70,9 @@ def realised(
     for deal, group in rows.groupby("deal", sort=True):
         result = replay(rules, int(deal), bots=bots, seed=seed, chunk_size=play_chunk)
         game = parse_record(record(result, deal_number=int(deal)), source=f"deal {deal}")
+        states = list(game.states())  # the deal played once, each step with its state
         for row in group.itertuples():
-            state = game.start()
-            for earlier in game.steps[: row.step]:
-                state.apply(earlier.action)
-            step = game.steps[row.step]
+            state, step = states[row.step]
             if step.seat != row.seat or step.action != row.played_action:
                 raise RuntimeError(f"deal {deal}, step {row.step}: the replay is not the review's")
             gains = []

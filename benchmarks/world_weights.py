@@ -36,7 +36,7 @@ import numpy as np
 from tarot_analysis import __version__
 from tarot_analysis.analyses.replay import record
 from tarot_analysis.analyses.review.record import parse_record
-from tarot_analysis.bots.weighing import ROWS, Scorer, fit_temperature, weighed_worlds
+from tarot_analysis.bots.weighing import ROWS, Scorer, fit_temperature, log_loss, weighed_worlds
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.cardsets import N_SUIT_CARDS
 from tarot_analysis.engine.game import GameState
@@ -75,19 +75,11 @@ def fitted(rules_name: str, deals: int, bots: str, seed: int) -> dict[str, Any]:
                 scores.append(values)
                 taken.append(int(np.flatnonzero(legal == step.action)[0]))
     temperature = fit_temperature(scores, taken)
-
-    def log_loss(t: float) -> float:
-        total = 0.0
-        for row, k in zip(scores, taken, strict=True):
-            z = row / t
-            total += float(np.log(np.exp(z - z.max()).sum()) + z.max() - z[k])
-        return total / len(scores)
-
     uniform = float(np.mean([np.log(len(row)) for row in scores]))
     best = float(np.mean([np.argmax(row) == k for row, k in zip(scores, taken, strict=True)]))
     return {
         "temperature": temperature, "decisions": len(scores), "deals": len(games),
-        "log_loss": log_loss(temperature), "log_loss_uniform": uniform,
+        "log_loss": log_loss(scores, taken, temperature), "log_loss_uniform": uniform,
         "played_best_share": best,
     }  # fmt: skip
 

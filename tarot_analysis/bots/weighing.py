@@ -37,7 +37,7 @@ from tarot_analysis.engine.determinize import count_ways
 from tarot_analysis.engine.game import GameState
 from tarot_analysis.errors import TarotInputError, seat_number, whole_number
 
-__all__ = ["ROWS", "Scorer", "fit_temperature", "weighed_worlds"]
+__all__ = ["ROWS", "Scorer", "fit_temperature", "log_loss", "weighed_worlds"]
 
 #: The rows of a world's cards as :func:`weighed_worlds` gives them: each seat's hand now
 #: (``MAX_SEATS`` rows, the seats past the table's empty), then the dog, then the écart.
@@ -150,19 +150,24 @@ class Scorer:
         return legal, ws.outputs[legal].astype(np.float64)
 
 
+def log_loss(scores: list[npt.NDArray[np.float64]], taken: list[int], temperature: float) -> float:
+    """The mean of −log of the chance the softmax of ``scores`` at ``temperature`` gives each
+    action ``taken`` (one array of the legal actions' scores a decision, the index taken)."""
+    total = 0.0
+    for row, k in zip(scores, taken, strict=True):
+        z = row / temperature
+        top = z.max()
+        total += float(np.log(np.exp(z - top).sum()) + top - z[k])
+    return total / max(len(scores), 1)
+
+
 def fit_temperature(scores: list[npt.NDArray[np.float64]], taken: list[int]) -> float:
     """The temperature whose softmax of ``scores`` (one array of the legal actions' scores a
     decision) gives the actions ``taken`` (each one's index) the highest likelihood."""
     from scipy.optimize import minimize_scalar
 
     def loss(log_t: float) -> float:
-        t = float(np.exp(log_t))
-        total = 0.0
-        for row, k in zip(scores, taken, strict=True):
-            z = row / t
-            top = z.max()
-            total += float(np.log(np.exp(z - top).sum()) + top - z[k])
-        return total / max(len(scores), 1)
+        return log_loss(scores, taken, float(np.exp(log_t)))
 
     found = minimize_scalar(loss, bounds=(np.log(1e-4), np.log(1e2)), method="bounded")
     return float(np.exp(found.x))

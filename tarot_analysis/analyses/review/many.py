@@ -208,6 +208,8 @@ def review_deals(
         chunk_size=chunk_size,
         extra={
             "rules_definition": rules_to_dict(rules), "searcher": searcher,
+            # only where it is not the heuristic: the runs made before it resume as they were
+            **({"play_outs": play_outs} if learned else {}),
             "worlds": int(worlds), "play_chunk_size": play_chunk_size,
             "columns": list(COLUMNS), "valued": list(REVIEWED),
             "deals_of": f"play --rules {rules.name} --seed {seed} --deals {deals} --bots "
@@ -253,12 +255,9 @@ class ReviewRun:
 
     @property
     def play_outs(self) -> str:
-        """The bot that played the search's worlds out."""
-        return (
-            "learned"
-            if str(self.spec.extra.get("searcher", "")).endswith(":learned")
-            else ("heuristic")
-        )
+        """The bot that played the search's worlds out (runs made before it was recorded:
+        the heuristic)."""
+        return str(self.spec.extra.get("play_outs", "heuristic"))
 
     def describe(self) -> str:
         """The run in a few words: rules, bots, deals, seed, worlds."""
