@@ -19,6 +19,7 @@ from tarot_analysis.bots.pimc import (
     choose_action,
     endgame_of,
     sample_world,
+    values_at,
 )
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.determinize import HIDDEN_TRUMPS, _played_by_seat, consistent_places
@@ -28,6 +29,7 @@ from tarot_analysis.game import cards
 from tarot_analysis.game.rules import list_presets, load_rules
 from tarot_analysis.table.compiled import advance
 from tarot_analysis.table.play import play
+from tarot_analysis.table.play_on import play_on
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 from duplicate import duplicate
@@ -266,6 +268,28 @@ def test_pimc_learned_is_its_own_bot_and_reproducible() -> None:
     assert np.array_equal(one.tricks, two.tricks)
     plain = play(rules, 12, bots=["pimc:4", *bots[1:]], seed=5, chunk_size=6, keep_tricks=True)
     assert not np.array_equal(one.tricks, plain.tricks)
+
+
+def test_a_world_played_out_by_pimc_learned_is_the_learned_tables_game() -> None:
+    """Each play-out of ``pimc:learned`` keeps each seat's first layer from its first decision
+    in it, as a table of learned bots does: every action tried on the search's first world (the
+    world :func:`sample_world` draws from the same seed) ends as the learned table playing that
+    world on from the same action."""
+    checked = 0
+    for k, state in enumerate(card_states("fft-4", 10, seed=6, bot="learned")):
+        if int(state.s[S.S_TRICK]) >= 11:  # before the endgame the solver plays
+            continue
+        values = values_at(state, worlds=1, seed=k, learned=True)
+        if values.worlds == 0:  # a single card to play: nothing searched
+            continue
+        world = sample_world(state, state.actor, seed=k, bot="pimc:learned")
+        for c, action in enumerate(values.actions):  # one after another in one workspace
+            after = world.copy()
+            after.apply(action)
+            score = play_on(after, "learned", seed=1).scores()[state.actor]
+            assert values.values[0, c] == pytest.approx(score)
+            checked += 1
+    assert checked >= 15
 
 
 @pytest.mark.slow

@@ -250,10 +250,17 @@ class Workspace(NamedTuple):
     legal: Any  # bool (N_ACTIONS,): the legal actions, for the network
     features: Any  # uint8 (N_ACTIONS, N_ACTION_FEATURES): an action-in network's features
     actions: Any  # int64 (N_ACTIONS,): the actions of those rows
-    # float32 (MAX_SEATS, 0) and int64 (MAX_SEATS,): no first layer kept between decisions (the
-    # worlds and play-outs move from seat to seat and world to world)
+    # float32 (MAX_SEATS, 0) and int64 (MAX_SEATS,): no first layer kept between decisions
+    # (the network's scores asked from Python, a seat at a time)
     not_kept: Any
     not_updated: Any
+    # Each seat's first layer kept between its decisions of one play-out (or of one world's
+    # auction bid again), as the door keeps them at the table; computed whole at each seat's
+    # first decision of a play-out (:func:`_fresh_layers`), so that a play-out is the same
+    # whichever came before it
+    kept: Any  # float32 (MAX_SEATS, first layer)
+    seen: Any  # float32 (MAX_SEATS, encoding): the inputs each seat's kept layer is of
+    updates: Any  # int64 (MAX_SEATS,): its updates since it was computed whole (0: never)
 
 
 @njit(**KERNEL)
@@ -345,6 +352,9 @@ def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         actions=np.zeros(N_ACTIONS, dtype=np.int64),
         not_kept=np.zeros((MAX_SEATS, 0), dtype=np.float32),
         not_updated=np.zeros(MAX_SEATS, dtype=np.int64),
+        kept=np.zeros((MAX_SEATS, margin.first_width(bots)), dtype=np.float32),
+        seen=np.zeros((MAX_SEATS, learned.MAX_ENCODING), dtype=np.float32),
+        updates=np.zeros(MAX_SEATS, dtype=np.int64),
     )
 
 
@@ -480,6 +490,7 @@ def _learned_misfit(s: Any, me: int, p: Any, half: Any, ws: Workspace) -> int:
     w = ws.try_s
     _forced_start(s, p, ws)
     start(m, w, ws.deal, ws.forced, s[S_TAKER], p, half)
+    _fresh_layers(ws)
     spoken = s[S_NEXT] if s[S_KIND] == BID else p[R.PLAYERS]
     misfit = 0
     while w[S_KIND] == BID and w[S_NEXT] < spoken:
@@ -875,8 +886,16 @@ def _learned(m: Any, s: Any, seat: int, ruled: int, p: Any, half: Any, ws: Works
     a world where the heuristic takes ``ruled``."""
     return margin.override(
         m, s, seat, ruled, ws.bot, p, half, ws.nets, ws.inputs, ws.outputs, ws.hidden, ws.legal,
-        ws.features, ws.actions, ws.not_kept, ws.not_kept, ws.not_updated,
+        ws.features, ws.actions, ws.kept, ws.seen, ws.updates,
     )  # fmt: skip
+
+
+@njit(**KERNEL)
+def _fresh_layers(ws: Workspace) -> None:
+    """A play-out (or a world's auction bid again) starts: each seat's first layer is computed
+    whole at its first decision in it, then kept (:func:`_learned`)."""
+    for seat in range(ws.updates.shape[0]):
+        ws.updates[seat] = 0
 
 
 @njit(**KERNEL)
@@ -893,6 +912,7 @@ def _try_actions(
         for i in range(N_S):
             ws.try_s[i] = ws.world_s[i]
         apply(ws.try_m, ws.try_s, ws.candidates[c], p, half)
+        _fresh_layers(ws)
         ws.values[w, c] = _play_to_end(me, double_dummy, p, half, ws)
 
 
