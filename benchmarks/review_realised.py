@@ -51,7 +51,8 @@ from tarot_analysis.table.play_on import play_on
 
 #: Replicates of the bootstrap of realised ÷ claimed.
 REPLICATES = 2000
-#: The trick before which a card is "early": the issue of the late Excuse is its last tricks.
+#: The trick before which a card is "early": from it on the search's worlds are solved double
+#: dummy (the last five tricks of ``fft-4``), and the heuristic's late Excuse falls there.
 EARLY = 14
 
 
@@ -119,6 +120,7 @@ def groups(frame: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "defence": frame[frame["side"] == "defence"],
         f"taker, before trick {EARLY}": frame[(frame["side"] == "taker") & early],
         f"defence, before trick {EARLY}": frame[(frame["side"] == "defence") & early],
+        f"from trick {EARLY}, the solver's": frame[~early & frame["trick"].notna()],
         "best the Excuse": frame[excuse],
         "best another action": frame[~excuse],
     }

@@ -3,6 +3,7 @@ decision valued by the search, the losses, the what-if, and the command line."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 from typing import Any
@@ -142,6 +143,26 @@ def test_losses_are_never_negative_and_the_best_is_legal(name: str) -> None:
         assert decision.search.best in state.legal_actions()
         names = [value.name for value in decision.search.values]
         assert decision.best in names and decision.played in names
+
+
+def test_one_advice_repeated_is_counted_once() -> None:
+    done = review(_short("fft-4", tricks=6), worlds=3, seed=2)
+    summed, once = done.by_seat(), done.by_seat_once()
+    assert all(once[seat] <= summed[seat] + 1e-9 for seat in done.seats)
+    seat = max(done.seats, key=lambda s: sum(d.loss > 0 for d in done.decisions if d.seat == s))
+    losing = [d for d in done.decisions if d.seat == seat and d.loss > 0]
+    assert len(losing) >= 3
+    # The same advice at each of them, one after another: the largest loss, once.
+    same = [dataclasses.replace(d, best="E") for d in losing]
+    assert dataclasses.replace(done, decisions=same).by_seat_once()[seat] == pytest.approx(
+        max(d.loss for d in losing)
+    )
+    # Another advice each time: every loss counts.
+    each = [dataclasses.replace(d, best=f"advice {k}") for k, d in enumerate(losing)]
+    assert dataclasses.replace(done, decisions=each).by_seat_once()[seat] == pytest.approx(
+        sum(d.loss for d in losing)
+    )
+    assert "one advice repeated counted once" in describe(done)
 
 
 def _played_by_the_search(

@@ -74,6 +74,10 @@ def _decisions(review: Review) -> Table:
 
 def _summary(review: Review) -> Table:
     rows = [[f"seat {seat}", f"{loss:.1f}"] for seat, loss in review.by_seat().items()]
+    rows += [
+        [f"seat {seat}, one advice repeated counted once", f"{loss:.1f}"]
+        for seat, loss in review.by_seat_once().items()
+    ]
     rows += [[phase, f"{loss:.1f}"] for phase, loss in review.by_phase().items()]
     rows += [[f"trick {trick}", f"{loss:.1f}"] for trick, loss in review.by_trick().items()]
     return Table(

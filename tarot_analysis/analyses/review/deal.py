@@ -149,6 +149,26 @@ class Review:
     def by_seat(self) -> dict[int, float]:
         return {seat: self.loss_by(lambda d: d.seat).get(seat, 0.0) for seat in self.seats}
 
+    def by_seat_once(self) -> dict[int, float]:
+        """Each seat's points lost with one advice repeated counted once: where a seat's
+        decisions one after another all lose points to the same best action (the Excuse kept
+        from card to card, say), only the largest of their losses counts; the advice was one
+        choice put off, not several mistakes. A decision that loses nothing, or whose best is
+        another action, ends the run."""
+        totals = dict.fromkeys(self.seats, 0.0)
+        for seat in self.seats:
+            run_best, run_most = None, 0.0
+            for decision in (d for d in self.decisions if d.seat == seat):
+                if decision.loss > 0 and decision.best == run_best:
+                    run_most = max(run_most, decision.loss)
+                    continue
+                totals[seat] += run_most
+                run_best, run_most = (
+                    (decision.best, decision.loss) if decision.loss > 0 else (None, 0.0)
+                )
+            totals[seat] += run_most
+        return totals
+
     def by_phase(self) -> dict[str, float]:
         found = self.loss_by(lambda d: PHASES[d.kind])
         return {phase: found[phase] for phase in dict.fromkeys(PHASES.values()) if phase in found}
@@ -184,7 +204,9 @@ class Review:
             "play_outs": self.play_outs,
             "time_limit": self.time_limit, "seats": list(self.seats),
             "scores": None if self.scores is None else list(self.scores),
-            "loss_by_seat": _rounded(self.by_seat()), "loss_by_phase": _rounded(self.by_phase()),
+            "loss_by_seat": _rounded(self.by_seat()),
+            "loss_by_seat_once": _rounded(self.by_seat_once()),
+            "loss_by_phase": _rounded(self.by_phase()),
             "loss_by_trick": _rounded(self.by_trick()),
             "costliest": [d.index for d in self.costliest()],
             "dd_settled": settled, "dd_asked": asked, "seconds": round(self.seconds, 3),

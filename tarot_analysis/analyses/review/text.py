@@ -84,6 +84,8 @@ def _summary(review: Review) -> list[str]:
     lines = [
         "Points lost by seat: "
         + ", ".join(f"seat {seat} {loss:.1f}" for seat, loss in review.by_seat().items()),
+        "The same, one advice repeated counted once: "
+        + ", ".join(f"seat {seat} {loss:.1f}" for seat, loss in review.by_seat_once().items()),
         "By phase: "
         + (", ".join(f"{phase} {loss:.1f}" for phase, loss in review.by_phase().items()) or "—"),
     ]
