@@ -202,3 +202,26 @@ def test_a_network_trained_on_lessons_takes_a_seat(
     assert load_model(out, "fft-4").widths == (1378, 8, 4, 1)
     result = play(load_rules("fft-4"), 20, bots=f"learned:{out}", seed=2, threads=1)
     assert len(result.scores()) == 20
+
+
+def test_lessons_valued_by_the_learned_bots_play_outs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["teach", "--rules", "fft-4", "--deals", "2", "--worlds", "2", "--json"]
+    found = {}
+    for play_outs in ("heuristic", "learned"):
+        folder = tmp_path / play_outs
+        assert main([*argv, "--play-outs", play_outs, "--data", str(folder)]) == 0
+        found[play_outs] = json.loads(capsys.readouterr().out)
+    assert found["learned"]["bot"] == "pimc:2:learned" and found["heuristic"]["bot"] == "pimc:2"
+    plain, learned = _frame(tmp_path / "heuristic"), _frame(tmp_path / "learned")
+    # The first decision of each deal is the same seat's, with the same hand; its actions are
+    # valued otherwise when the learned bot plays the worlds out.
+    firsts = [frame.groupby("deal").head(1).reset_index(drop=True) for frame in (plain, learned)]
+    assert all(a == b for a, b in zip(firsts[0]["state"], firsts[1]["state"], strict=True))
+    pairs = list(zip(firsts[0]["action_values"], firsts[1]["action_values"], strict=True))
+    assert all(len(a) == len(b) for a, b in pairs)
+    assert any(not np.allclose(a, b) for a, b in pairs)
+    with pytest.raises(TarotInputError, match=r"holds a different run .*bots"):
+        teach(load_rules("fft-4"), 2, tmp_path / "heuristic", worlds=2, play_outs="learned")
+    assert main([*argv[:-1], "--play-outs", "network", "--data", str(tmp_path / "x")]) == 2

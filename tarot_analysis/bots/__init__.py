@@ -322,3 +322,17 @@ def _bid_shifts(name: str, budget: str) -> tuple[int, ...]:
             f"of the bidding thresholds from -{MAX_BID_SHIFT} to {MAX_BID_SHIFT}"
         )
     return tuple(shifts)
+
+
+#: The bots that may play the search's worlds out: the heuristic, or the learned bot shipped
+#: for the preset (which then also reads the worlds' auction as it bids: ``pimc:learned``).
+PLAY_OUTS: Final = ("heuristic", "learned")
+
+
+def play_outs_learned(play_outs: str) -> bool:
+    """Whether ``play_outs`` (one of :data:`PLAY_OUTS`) names the learned bot, checked."""
+    if play_outs not in PLAY_OUTS:
+        raise TarotInputError(
+            f"the search's worlds are played out by {' or '.join(PLAY_OUTS)}, got {play_outs!r}"
+        )
+    return play_outs == "learned"

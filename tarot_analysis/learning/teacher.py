@@ -41,7 +41,7 @@ import pyarrow.parquet as pq
 from numba import njit
 
 from tarot_analysis._jit import chunk_states
-from tarot_analysis.bots import Bot, bot_rows, door, pimc
+from tarot_analysis.bots import Bot, bot_rows, door, pimc, play_outs_learned, seat_rows
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import action_features, encoding
 from tarot_analysis.engine import params as R
@@ -177,18 +177,23 @@ def store_outcome(s: Any, d: int, p: Any, outcomes: Any, poignees: Any) -> None:
         poignees[d, k] = s[S.S_POIGNEES + k]
 
 
-def lesson_chunk(rules: Rules, seed: int, worlds: int, chunk: int, first: int, n: int) -> pa.Table:
+def lesson_chunk(
+    rules: Rules, seed: int, worlds: int, chunk: int, first: int, n: int, learned: bool = False
+) -> pa.Table:
     """The rows of deals ``first .. first + n`` of a run (chunk ``chunk``),
     :data:`COMPACT_COLUMNS`: the deals are the toolkit's dealer's for ``(seed, chunk)``, the
-    search's draws a stream apart (the heuristic's, for the hints, another)."""
+    search's draws a stream apart (the heuristic's, for the hints, another). ``learned``: the
+    search is ``pimc:learned``, its worlds read and played out by the learned bot shipped for
+    the preset."""
     engine = engine_rules(rules)
     root = np.random.SeedSequence(seed, spawn_key=(chunk,))
     masks = deal(rules, n, seed=root, threads=1).masks
     rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 1)), 0, 1)[0]
     hint_rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 3)), 0, 1)[0]
-    searcher = bot_rows([Bot("pimc", worlds=worlds)])
+    searcher, nets = seat_rows([Bot("pimc", worlds=worlds, learned=learned)], rules)
     with held_interrupts():  # the workspace's arrays come back as a structure
-        ws = pimc.workspace(engine.params, engine.scoring, searcher, np.zeros(0, dtype=np.float32))
+        ws = pimc.workspace(engine.params, engine.scoring, searcher, nets)
+    ws.bot[:] = searcher[0]
     heuristic = bot_rows(["heuristic"] * rules.players)
     most = n * rows_per_deal(rules)
     size = encoding.encoding_size(rules.players)
@@ -274,10 +279,14 @@ def teach(
     threads: int | None = None,
     progress: bool = False,
     client: Any = None,
+    play_outs: str = "heuristic",
 ) -> RunResult:
     """Play ``deals`` deals of ``rules`` with ``pimc:worlds`` at every seat into ``folder``
     (resuming what is there), one row per searched decision: the columns of
-    :data:`COMPACT_COLUMNS`, each legal action with its features."""
+    :data:`COMPACT_COLUMNS`, each legal action with its features. ``play_outs="learned"``:
+    the search's worlds read and played out by the learned bot (``pimc:worlds:learned``), so
+    that each action is valued as worth it when the learned bot plays the rest."""
+    learned = play_outs_learned(play_outs)
     if rules.tarocco is not None:
         raise TarotInputError(
             f"{rules.name}: the search bot's lessons are for the French presets (Tarocco has "
@@ -285,7 +294,7 @@ def teach(
         )
     deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
     worlds = whole_number(worlds, "worlds", least=1)
-    bot = f"pimc:{worlds}"
+    bot = f"pimc:{worlds}:learned" if learned else f"pimc:{worlds}"
     Bot.parse(bot)  # checks the worlds
     spec = RunSpec(
         kind=KIND, rules=rules.name, bots=(bot,) * rules.players, seed=seed, deals=deals,
@@ -296,11 +305,11 @@ def teach(
             "more than one legal action; the écart and the chelem are the heuristic's",
             "lesson_format": LESSON_FORMAT, "features_version": action_features.FEATURES_VERSION,
             "max_legal": MAX_LEGAL,
-        },
+        } | ({"play_outs": "learned"} if learned else {}),
     )  # fmt: skip
 
     def work(chunk: int, first: int, n: int) -> pa.Table:
-        return lesson_chunk(rules, seed, worlds, chunk, first, n)
+        return lesson_chunk(rules, seed, worlds, chunk, first, n, learned)
 
     return run(
         spec, folder, work, threads=threads, progress=progress, client=client, phase=PLAYING,

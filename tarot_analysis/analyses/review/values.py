@@ -24,15 +24,14 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any
 
 import numpy as np
 
 from tarot_analysis.analyses.double_dummy import requirement, verdict
-from tarot_analysis.bots import pimc
+from tarot_analysis.bots import PLAY_OUTS, pimc, play_outs_learned
 from tarot_analysis.engine import state as S
 from tarot_analysis.engine.game import GameState, action_name
-from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game import cards
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.solver import SearchStopped, solve
@@ -90,20 +89,6 @@ def name_of(action: int, rules: Rules) -> str:
 
 def _round(value: float | None, digits: int = 2) -> float | None:
     return None if value is None or math.isnan(value) else round(float(value), digits)
-
-
-#: The bots that may play the search's worlds out: the heuristic, or the learned bot shipped
-#: for the preset (which then also reads the worlds' auction as it bids: ``pimc:learned``).
-PLAY_OUTS: Final = ("heuristic", "learned")
-
-
-def play_outs_learned(play_outs: str) -> bool:
-    """Whether ``play_outs`` (one of :data:`PLAY_OUTS`) names the learned bot, checked."""
-    if play_outs not in PLAY_OUTS:
-        raise TarotInputError(
-            f"the search's worlds are played out by {' or '.join(PLAY_OUTS)}, got {play_outs!r}"
-        )
-    return play_outs == "learned"
 
 
 def search_value(

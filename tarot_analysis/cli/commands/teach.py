@@ -32,6 +32,12 @@ def add_parser(subparsers: Any) -> None:
         "--worlds", type=positive, default=None,
         help="worlds the search draws for each decision (default: pimc's, 32)",
     )  # fmt: skip
+    teach.add_argument(
+        "--play-outs", choices=("heuristic", "learned"), default="heuristic",
+        help="the bot that plays the search's worlds out, so that each action is valued as "
+        "worth it when that bot plays the rest (learned: the learned bot shipped for the "
+        "preset, pimc:N:learned, some 30 times slower; default heuristic)",
+    )  # fmt: skip
     # The lessons have one format; scripts written when there were two still pass it.
     teach.add_argument("--lesson-format", type=_lesson_format, help=argparse.SUPPRESS)
     teach.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
@@ -101,8 +107,10 @@ def run(args: argparse.Namespace) -> int:
     worlds = args.worlds or DEFAULT_WORLDS
     # "-compact": the name these lessons' runs had beside format 1's, kept so that such a run
     # resumes under the same command
+    learned = "-learned" if args.play_outs == "learned" else ""
+    bot = f"pimc:{worlds}:learned" if learned else f"pimc:{worlds}"
     folder = args.data or (
-        f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}-compact"
+        f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}-compact{learned}"
     )
     _check_memory(rules, args)
     check_writable_folder(folder, " for the run's chunks")
@@ -113,12 +121,13 @@ def run(args: argparse.Namespace) -> int:
             rules, args.deals, folder, worlds=worlds, seed=args.seed,
             chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, threads=args.threads,
             progress=not (args.no_progress or args.json), client=client,
+            play_outs=args.play_outs,
         )  # fmt: skip
     counts = lesson_counts(folder)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps({
-            "rules": rules.name, "deals": args.deals, "seed": args.seed, "bot": f"pimc:{worlds}",
+            "rules": rules.name, "deals": args.deals, "seed": args.seed, "bot": bot,
             "lesson_format": LESSON_FORMAT,
             "data": str(folder), "rows": int(sum(counts.values())), "by_decision": counts,
             "chunks": result.chunks, "computed": result.computed, "resumed": result.resumed,
@@ -126,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
         }, indent=2))  # fmt: skip
         return 0
     print(
-        f"{rules.name}: {args.deals:,} deals played by pimc:{worlds} at every seat (seed "
+        f"{rules.name}: {args.deals:,} deals played by {bot} at every seat (seed "
         f"{args.seed}); {sum(counts.values()):,} decisions stored in {folder}"
     )
     for decision, count in counts.items():
