@@ -200,6 +200,25 @@ def test_the_moves_up_the_ladder_are_those_docs_bots_measured(rules: str) -> Non
     assert ladder_moves(pimc) == ""  # a report under the search bot speaks for itself
 
 
+@pytest.mark.parametrize("rules", sorted(LADDERS))
+def test_the_learned_takers_against_the_search_are_those_docs_bots_measured(rules: str) -> None:
+    doc = (ROOT / "docs/bots.md").read_text(encoding="utf-8")
+    section = doc.split("### Learned takers against searching defenders")[1].split("\n## ")[0]
+    table = section.split(f"**`{rules}`**")[1].split("\n\n")[2]
+    row = next(line for line in table.splitlines() if line.startswith("| all |"))
+    own, mixed, change, low, high, pairs = LADDERS[rules].defence
+    cells = [cell.strip() for cell in row.strip("|").split("|")]
+    assert cells[3:5] == [f"{own:.1f}%", f"{mixed:.1f}%"], row
+    shown = f"{change:+.1f} pp ({low:+.1f} to {high:+.1f})".replace("-", "\u2212")
+    assert shown in row and row.endswith(f"({pairs}) |"), row
+    learned = Context(load_rules(rules), rules, ("learned",) * load_rules(rules).players, 1, 1, 1)
+    line = ladder_moves(learned)
+    assert f"make {mixed:.1f}% of the time, {own:.1f}% at its own table" in line
+    assert ("a tie" in line) == (low <= 0 <= high)
+    heuristic = Context(load_rules(rules), rules, ("heuristic",) * 4, 1, 1, 1)
+    assert "searching defenders" not in ladder_moves(heuristic)
+
+
 def test_a_printed_figure_never_wraps_inside_itself() -> None:
     assert pieces("74.8% (73.9–75.7)").parts == ("74.8%", "(73.9–75.7)")
     rows = [[str(k), f"{k}.5% ({k}.1–{k}.9)", "+12.3\u00a0±\u00a01.4", "Garde ≈ Prise"]

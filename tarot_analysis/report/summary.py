@@ -348,6 +348,10 @@ class LadderMeasured(NamedTuple):
     guidance_deals: int
     rates: tuple[_Measured, ...]
     garde: _Measured
+    # The learned bot's contracts against searching defenders (docs/bots.md, "Learned takers
+    # against searching defenders", 1,000 deals): made at its own table and among `pimc`, in
+    # percent, their paired difference in points with its 95% interval, and the pairs.
+    defence: tuple[float, float, float, float, float, int]
 
 
 def _measured_ladder(
@@ -355,6 +359,7 @@ def _measured_ladder(
     garde_sans: tuple[tuple[float, float, float], ...],
     garde_made: tuple[tuple[float, float, float], ...],
     garde_threshold: tuple[tuple[float, float, float], ...],
+    defence: tuple[float, float, float, float, float, int],
 ) -> LadderMeasured:
     """A ladder of 5,000 deals in auction mode and 1,200 in guidance: its rates in percent and
     the Garde's threshold, each under :data:`LADDER_BOTS` with its 95% interval."""
@@ -366,6 +371,7 @@ def _measured_ladder(
             _Measured("a Garde bid made", garde_made),
         ),
         _Measured("the Garde's threshold", garde_threshold),
+        defence,
     )  # fmt: skip
 
 
@@ -378,18 +384,21 @@ LADDERS: Final = {
         garde_sans=((26.5, 25.3, 27.8), (31.2, 29.9, 32.5), (32.3, 31.0, 33.6)),
         garde_made=((70.2, 68.4, 71.8), (76.2, 74.3, 78.0), (65.6, 63.6, 67.6)),
         garde_threshold=((57, 53, 60), (55, 54, 59), (60, 56, 62)),
+        defence=(67.0, 56.2, -10.7, -13.7, -7.7, 905),
     ),
     "fft-4": _measured_ladder(
         passed_out=((42.6, 41.3, 44.0), (43.2, 41.8, 44.5), (42.8, 41.4, 44.2)),
         garde_sans=((3.0, 2.4, 3.7), (6.2, 5.4, 7.1), (6.9, 6.0, 7.9)),
         garde_made=((73.8, 72.1, 75.6), (79.6, 77.9, 81.2), (72.7, 70.9, 74.4)),
         garde_threshold=((45, 44, 49), (45, 40, 45), (45, 44, 47)),
+        defence=(79.4, 71.8, -7.6, -11.1, -4.1, 578),
     ),
     "fft-5": _measured_ladder(
         passed_out=((0.1, 0.0, 0.2), (0.0, 0.0, 0.1), (0.0, 0.0, 0.1)),
         garde_sans=((25.2, 24.0, 26.5), (42.2, 40.8, 43.6), (38.1, 36.8, 39.5)),
         garde_made=((67.0, 65.2, 68.8), (72.8, 70.5, 75.0), (71.4, 69.3, 73.5)),
         garde_threshold=((28, 25, 34), (28, 25, 30), (28, 24, 30)),
+        defence=(72.4, 69.6, -2.8, -5.8, 0.3, 800),
     ),
 }
 #: A contract's share of the deals played from which the summary names it among the bots'
@@ -437,6 +446,21 @@ def ladder_moves(context: Context) -> str:
         f"({ladder.guidance_deals:,} deals). "
         "The rates move by a few points, the threshold not at that size; these stand until "
         "the report runs under the search bot."
+    ) + _against_search(ladder, context)
+
+
+def _against_search(ladder: LadderMeasured, context: Context) -> str:
+    """For a report under the learned bot: how often its contracts make against searching
+    defenders beside its own table (:attr:`LadderMeasured.defence`), a tie said as one."""
+    if not any(name.partition(":")[0] == "learned" for name in context.bots):
+        return ""
+    own, mixed, change, low, high, pairs = ladder.defence
+    tie = ", a tie" if low <= 0 <= high else ""
+    return (
+        f" Against searching defenders (pimc) the learned bot's contracts make {mixed:.1f}% "
+        f"of the time, {own:.1f}% at its own table: {change:+.1f} points ({low:+.1f} to "
+        f"{high:+.1f}{tie}; {pairs:,} contracts taken from the same seat of the same deal at "
+        "both tables, of 1,000 deals; docs/bots.md)."
     )
 
 
