@@ -29,7 +29,7 @@ from tarot_analysis.game.rules import load_rules
 from tarot_analysis.table.play import play
 from tarot_analysis.table.python_bots import bot_name
 
-__all__ = ["DuplicateResult", "duplicate", "mean_interval"]
+__all__ = ["DuplicateResult", "bot_label", "duplicate", "mean_interval"]
 
 
 @dataclass(frozen=True)
@@ -113,7 +113,7 @@ def duplicate(
             by_role[name] = [m, m - h, m + h]
     return DuplicateResult(
         rules=rules.name,
-        bots=(_name(bot_a), _name(bot_b)),
+        bots=(bot_label(bot_a), bot_label(bot_b)),
         deals=deals,
         seed=seed,
         mean_diff=mean,
@@ -151,5 +151,6 @@ def mean_interval(values: np.ndarray) -> tuple[float, float, float]:
     return mean, std_err, float(stats.t.ppf(0.975, n - 1)) * std_err
 
 
-def _name(bot: Any) -> str:
+def bot_label(bot: Any) -> str:
+    """A bot's name as a match records it: a compiled bot's name, or a Python bot's."""
     return bot if isinstance(bot, str) else bot_name(bot)

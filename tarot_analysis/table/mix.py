@@ -28,8 +28,8 @@ import pandas as pd
 from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.stats import deal_interval
+from tarot_analysis.table.duplicate import bot_label
 from tarot_analysis.table.play import play
-from tarot_analysis.table.python_bots import bot_name
 
 __all__ = ["ContractMix", "contract_mix"]
 
@@ -76,7 +76,7 @@ def contract_mix(
     own = score_outcomes(*_played(rules, deals, bot, seed, threads))
     own_takers = own["taker"].to_numpy()
     rows = [_rows("own", own, own_takers >= 0)]
-    passed = [("own", own["taker"].to_numpy() < 0, np.arange(deals))]
+    passed = [("own", own_takers < 0, np.arange(deals))]
     took = [("own", np.repeat(own_takers[:, None], players, axis=1) == np.arange(players))]
     pairs = []
     mixed_took = np.zeros((deals, players), dtype=bool)
@@ -102,7 +102,7 @@ def contract_mix(
     took.append(("mixed", mixed_took))
     return ContractMix(
         rules=rules.name,
-        bots=(_name(bot), _name(against)),
+        bots=(bot_label(bot), bot_label(against)),
         deals=deals,
         seed=seed,
         seconds=time.perf_counter() - started,
@@ -194,7 +194,3 @@ def _paired(pairs: pd.DataFrame, names: list[str]) -> pd.DataFrame:
             "high": difference["ci_high"],
         })  # fmt: skip
     return pd.DataFrame(out)
-
-
-def _name(bot: Any) -> str:
-    return bot if isinstance(bot, str) else bot_name(bot)
