@@ -113,6 +113,7 @@ WITHOUT_COMPILED_CODE = frozenset(
         "runs/memory.py",
         "table/duplicate.py",
         "table/env.py",
+        "table/mix.py",
     }
 )
 
