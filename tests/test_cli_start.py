@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 from tarot_analysis.cli.commands.report import AUCTION_DEALS_SAID
-from tarot_analysis.cli.program import COMMANDS, build_parser
+from tarot_analysis.cli.program import ADDED_BY, COMMANDS, build_parser
 from tarot_analysis.report.runs import AUCTION_DEALS
 
 REPO = Path(__file__).parent.parent
@@ -67,7 +67,8 @@ def test_the_report_says_its_first_line_before_it_loads(tmp_path: Path) -> None:
 
 def test_every_command_is_listed_when_none_is_asked_for() -> None:
     parser = build_parser()
-    assert parser.format_usage().count(",") == len(COMMANDS)  # dd and dd-bound from one module
+    # dd and dd-bound from one module, selfplay and rounds from another: n names, n − 1 commas
+    assert parser.format_usage().count(",") == len(COMMANDS) + len(ADDED_BY) - 1
     one = build_parser("dd-bound")
     assert "dd-bound" in one.format_usage() and "hands" not in one.format_usage()
 

@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 
+from tarot_analysis.cli import main
 from tarot_analysis.engine.encoding import encoding_size
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
@@ -135,6 +136,9 @@ def test_rounds_resume_and_say_whether_they_gained(tmp_path: Path) -> None:
     again = improve(FFT4, start, folder, 2, options, threads=1)
     for summary in (*again, *summaries):
         summary["training"].pop("resident")  # the memory held: the machine's, not the round's
+        for edge in summary["measured"].values():  # and the time the measures took
+            if isinstance(edge, dict):
+                edge.pop("seconds")
     assert again == summaries
     retrained, _ = load_action_in(model, "fft-4")
     for part in ("trunk", "head"):
@@ -272,3 +276,56 @@ def test_rounds_refuse_a_buffer_larger_than_the_memory_before_any_deal(tmp_path:
     with pytest.raises(TarotInputError, match="shuffle buffer of 1,000,000,000,000 decisions"):
         improve(FFT4, start, tmp_path / "rounds", 1, RoundOptions(buffer=10**12))
     assert not (tmp_path / "rounds").exists()
+
+
+@pytest.mark.slow
+def test_rounds_of_the_search_over_the_networks_own_play_outs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A round of approximate policy iteration: lessons on the network's own play (one seat a
+    deal by a bolder heuristic), valued by the search whose worlds that network plays out;
+    the next round's by the network the first trained; each measured by role against the
+    network before and the heuristic."""
+    from tarot_analysis.learning.teacher import model_digest, read_lessons
+    from tarot_analysis.runs.runner import finished_run
+
+    start = _network(tmp_path / "start.npz")
+    folder = tmp_path / "rounds"
+    argv = [
+        "rounds", "--from", str(start), "--out", str(folder), "--rounds", "2", "--deals", "6",
+        "--chunk-size", "3", "--worlds", "2", "--label-share", "0.5", "--others", "heuristic:-4",
+        "--buffer", "500", "--measure-deals", "6", "--against", "heuristic", "pimc:2",
+        "--search-measure-deals", "4", "--threads", "1", "--json",
+    ]  # fmt: skip
+    assert main(argv) == 0
+    summaries = json.loads(capsys.readouterr().out)["rounds"]
+    for number, summary in enumerate(summaries, start=1):
+        lessons = round_folder(folder, number) / "lessons"
+        spec = finished_run(lessons)
+        assert spec is not None
+        played_by = summary["started_from"]
+        assert spec.extra["own_play"]["bot"] == f"learned:{played_by}"
+        assert spec.extra["own_play"]["others"] == ["heuristic:-4"]
+        assert spec.extra["models"] == {
+            name: model_digest(played_by) for name in (f"learned:{played_by}",
+                                                      f"pimc:2:learned:{played_by}")
+        }  # fmt: skip
+        rows = read_lessons(lessons).to_pandas()
+        outsider = rows["deal"] % 4  # the seat the heuristic played
+        assert len(rows) > 0 and (rows["seat"] != outsider).all()
+        assert all(len(values) > 1 for values in rows["action_values"])
+        measured = summary["measured"]
+        assert set(measured["against_heuristic"]["by_role"]) >= {"taker", "defender"}
+        assert measured["against_heuristic"]["deals"] == 6
+        assert measured["against_pimc:2"]["deals"] == 4
+        assert measured["gained"] == (measured["against_previous"]["low"] > 0)
+    assert summaries[1]["started_from"] == str((round_folder(folder, 1) / "model.npz").resolve())
+    assert main(argv[:-1]) == 0
+    table = capsys.readouterr().out
+    assert "the round before" in table and "heuristic" in table and "4 against pimc:2" in table
+    with pytest.raises(TarotInputError, match="search's"):
+        RoundOptions(others=("heuristic",)).check()
+    with pytest.raises(TarotInputError, match="learned or rule bots"):
+        RoundOptions(lessons="search", others=("pimc",)).check()
+    with pytest.raises(TarotInputError, match="unknown bot"):
+        RoundOptions(against=("nobody",)).check()

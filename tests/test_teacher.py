@@ -13,14 +13,27 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pytest
 
+from tarot_analysis._jit import chunk_states
+from tarot_analysis.bots import door
 from tarot_analysis.cli import main
+from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine.action_features import N_ACTION_FEATURES
 from tarot_analysis.engine.encoding import block, encoding_size, layout
+from tarot_analysis.engine.game import GameState
+from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.learning.compact import MAX_LEGAL, batch_from_table, unpack_encodings
-from tarot_analysis.learning.teacher import COMPACT_COLUMNS, lesson_counts, read_lessons, teach
+from tarot_analysis.learning.teacher import (
+    COMPACT_COLUMNS,
+    OwnPlay,
+    lesson_counts,
+    read_lessons,
+    teach,
+)
 from tarot_analysis.runs.runner import chunk_path
+from tarot_analysis.table.compiled import advance
+from tarot_analysis.table.play import seat_bots
 
 WORLDS = 4
 
@@ -225,3 +238,78 @@ def test_lessons_valued_by_the_learned_bots_play_outs(
     with pytest.raises(TarotInputError, match=r"holds a different run .*bots"):
         teach(load_rules("fft-4"), 2, tmp_path / "heuristic", worlds=2, play_outs="learned")
     assert main([*argv[:-1], "--play-outs", "network", "--data", str(tmp_path / "x")]) == 2
+
+
+def test_lessons_on_a_bots_own_play_are_its_tables_game(tmp_path: Path) -> None:
+    """With no exploration and every decision valued, each row of lessons on the learned bot's
+    own play (one seat a deal played by a bolder heuristic, in turn) is a decision of the table
+    of those bots playing the same deal: replayed decision by decision, the table reaches each
+    row's step at the row's seat and takes the row's action there; the other bot's seats have
+    no rows."""
+    rules = load_rules("fft-4")
+    own = OwnPlay("learned", ("heuristic:-4", "learned"), epsilon=0.0, label_share=1.0)
+    teach(rules, 8, tmp_path, worlds=2, seed=3, chunk_size=8, threads=1, own=own)
+    frame = _frame(tmp_path)
+    masks = deal(rules, 8, seed=np.random.SeedSequence(3, spawn_key=(0,)), threads=1).masks
+    seating = own.seating(rules.players, 0, 8)
+    engine = engine_rules(rules)
+    p, half = engine.params, engine.half_points
+    rng = chunk_states(np.random.SeedSequence(3, spawn_key=(0, 4)), 0, 1)[0]
+    checked = 0
+    for d in range(8):
+        rows = frame[frame["deal"] == d].set_index("step")
+        table = [own.bots[k] for k in seating[d]]
+        assert set(rows["seat"]) <= {k for k in range(rules.players) if seating[d, k] == 0}
+        seated = seat_bots(table, rules)
+        ws = door.workspace(p, engine.scoring, seated.rows, seated.nets)
+        state = GameState(rules, masks[d])
+        python = np.zeros(rules.players, dtype=np.bool_)
+        step = 0
+        while not state.is_over:
+            before = state.copy()
+            advance(state.m, state.s, seated.rows, python, 1, p, half, rng, ws)
+            if step in rows.index:
+                assert rows.loc[step, "seat"] == before.actor
+                before.apply(int(rows.loc[step, "chosen"]))
+                assert np.array_equal(before.m, state.m) and np.array_equal(before.s, state.s)
+                checked += 1
+            step += 1
+        assert rows.empty or step > rows.index.max()
+    assert checked == len(frame) >= 100
+
+
+def test_lessons_on_a_bots_own_play_explore_and_value_a_share(tmp_path: Path) -> None:
+    """A share of the learned bot's decisions is valued, the same rows for the same seed on
+    one thread or two; exploring takes other actions than the bot's."""
+    rules = load_rules("fft-3")
+    runs = {}
+    for name, share, epsilon, threads in (
+        ("all", 1.0, 0.0, 1), ("some", 0.25, 0.0, 2), ("again", 0.25, 0.0, 1),
+        ("explored", 1.0, 0.5, 1),
+    ):  # fmt: skip
+        own = OwnPlay("learned", epsilon=epsilon, label_share=share)
+        teach(rules, 6, tmp_path / name, worlds=2, seed=4, chunk_size=3, threads=threads, own=own)
+        runs[name] = _frame(tmp_path / name)
+    assert _same(*(read_lessons(tmp_path / name) for name in ("some", "again")))
+    share = len(runs["some"]) / len(runs["all"])
+    assert 0.15 < share < 0.35, share
+    valued = runs["all"].set_index(["deal", "step"])
+    assert set(runs["some"].set_index(["deal", "step"]).index) <= set(valued.index)
+    explored = runs["explored"]
+    assert (explored["chosen"] != explored["hint"]).mean() > (
+        runs["all"]["chosen"] != runs["all"]["hint"]
+    ).mean()
+
+
+def test_lessons_on_a_bots_own_play_refuse_what_makes_none(tmp_path: Path) -> None:
+    rules = load_rules("fft-4")
+    with pytest.raises(TarotInputError, match="learned or rule bots"):
+        teach(rules, 2, tmp_path / "a", own=OwnPlay("pimc:4"))
+    with pytest.raises(TarotInputError, match="share of decisions valued is 0"):
+        teach(rules, 2, tmp_path / "b", own=OwnPlay("learned", label_share=0.0))
+    with pytest.raises(TarotInputError, match="only with the learned play-outs"):
+        teach(rules, 2, tmp_path / "c", model="x.npz")
+    argv = ["teach", "--rules", "fft-4", "--deals", "2", "--data", str(tmp_path / "d")]
+    assert main([*argv, "--others", "heuristic"]) == 2
+    assert main([*argv, "--own-play", "heuristic", "--label-share", "0"]) == 2
+    assert not (tmp_path / "d").exists()

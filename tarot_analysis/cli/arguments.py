@@ -139,6 +139,11 @@ def fraction(text: str) -> float:
     return _number(text, "a fraction", "a fraction from 0 to below 1", lambda v: 0 <= v < 1)
 
 
+def share(text: str) -> float:
+    """A share above 0 and at most 1 (``0.25`` accepted)."""
+    return _number(text, "a share", "a share above 0 and at most 1", lambda v: 0 < v <= 1)
+
+
 def non_negative(text: str) -> float:
     """A number of at least 0 (``0.5`` accepted)."""
     return _number(text, "a number", "a number of at least 0", lambda v: 0 <= v < math.inf)

@@ -41,7 +41,7 @@ COMMANDS: tuple[str, ...] = (
     "train", "selfplay", "compare", "report", "rules",
 )  # fmt: skip
 #: The commands added by a module of another name.
-ADDED_BY: dict[str, str] = {"dd-bound": "dd"}
+ADDED_BY: dict[str, str] = {"dd-bound": "dd", "rounds": "selfplay"}
 
 
 def command_module(name: str) -> ModuleType:

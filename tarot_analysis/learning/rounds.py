@@ -1,17 +1,28 @@
-"""Rounds of self-play improvement (Deep Monte-Carlo): play, train, measure, and again.
+"""Rounds of improvement of a network: play, train, measure, and again.
 
 A round starts from a network (the one a search taught, for the first; the last round's after):
 
 1. **play**: ``deals`` deals with that network at every seat, exploring with probability
-   ``epsilon`` (:func:`tarot_analysis.learning.selfplay.self_play`), each decision labelled with
-   the seat's final score;
+   ``epsilon``, its decisions labelled one of two ways (``lessons``):
+
+   - ``"self-play"`` (Deep Monte-Carlo, :func:`tarot_analysis.learning.selfplay.self_play`):
+     each decision labelled with the seat's final score, the action taken alone valued;
+   - ``"search"`` (approximate policy iteration,
+     :func:`tarot_analysis.learning.teacher.teach` with
+     :class:`~tarot_analysis.learning.teacher.OwnPlay`): a share ``label_share`` of its
+     decisions valued by the search ``pimc:worlds`` whose worlds the same network plays out,
+     every legal action on the same worlds, so that the network is taught what each action
+     is worth when it plays the rest; one seat a deal may be played by each of ``others`` in
+     turn, so that it meets opponents unlike itself;
+
 2. **train**: the network trained on them, from its own weights
    (:func:`tarot_analysis.learning.streaming.train_streaming` with ``start``), streamed, so
    memory does not grow with the decisions;
 3. **measure**: the new network in duplicate (:func:`tarot_analysis.table.duplicate.duplicate`)
-   against the heuristic and against the network it started from, on deals of a seed of their
-   own, each with its 95% interval. A round gains when its interval against the network it
-   started from lies above 0; otherwise the summary says it did not.
+   against the network it started from and each bot of ``against`` (the heuristic by default;
+   ``pimc`` too where the time is there), on deals of a seed of their own, each with its 95%
+   interval and its split by role (taker, partner, defender). A round gains when its interval
+   against the network it started from lies above 0; otherwise the summary says it did not.
 
 Everything goes to one folder, a sub-folder a round (``round-1/lessons``, ``round-1/model.npz``,
 ``round-1/training.json``, ``round-1/duplicate.json``) and ``rounds.json``, the summary. The
@@ -30,28 +41,39 @@ import os
 import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from tarot_analysis import __version__
+from tarot_analysis.bots import Bot
 from tarot_analysis.errors import TarotInputError, one_line, whole_number
 from tarot_analysis.game.rules import Rules
 from tarot_analysis.reader import DEFINITION_BYTES, read_json
 from tarot_analysis.runs.files import replacing
 
-__all__ = ["RoundOptions", "improve", "round_folder"]
+if TYPE_CHECKING:
+    from tarot_analysis.learning.teacher import OwnPlay
+
+__all__ = ["LESSONS", "RoundOptions", "improve", "round_folder"]
 
 #: The settings a folder of rounds keeps, beside its preset and first network.
 SETTINGS_FILE: Final = "_rounds.json"
 SUMMARY_FILE: Final = "rounds.json"
 
 
+#: How a round's decisions are labelled (:class:`RoundOptions`'s ``lessons``).
+LESSONS: Final = ("self-play", "search")
+
+
 @dataclass(frozen=True)
 class RoundOptions:
-    """What a round does: its self-play deals, their exploration and chunks, the training's
-    passes, shuffle buffer and learning rate, a search's lessons streamed beside the round's
-    (``anchor``, its first ``anchor_chunks``: every legal action keeps a target), and the
-    duplicate deals that measure it (their seed is ``seed + 1000``, never one the lessons
-    used)."""
+    """What a round does: its deals, their exploration and chunks, how its decisions are
+    labelled (``lessons``, one of :data:`LESSONS`; for ``"search"``, the search's ``worlds``,
+    the ``label_share`` of decisions it values and the ``others`` at one seat a deal), the
+    training's passes, shuffle buffer and learning rate, a search's lessons streamed beside
+    the round's (``anchor``, its first ``anchor_chunks``: every legal action keeps a target),
+    and the duplicate deals that measure it against the network before and each of
+    ``against`` (``search_measure_deals`` against a bot that searches, some hundred times
+    slower; their seed is ``seed + 1000``, never one the lessons used)."""
 
     deals: int = 200_000
     epsilon: float = 0.02
@@ -64,17 +86,47 @@ class RoundOptions:
     seed: int = 1
     anchor: str | None = None
     anchor_chunks: int | None = None
+    lessons: str = "self-play"
+    worlds: int = 8
+    label_share: float = 1.0
+    others: tuple[str, ...] = ()
+    against: tuple[str, ...] = ("heuristic",)
+    search_measure_deals: int = 1_000
 
     def check(self) -> None:
         """Refuse, in one line, settings that make no round."""
-        for name in ("deals", "chunk_size", "epochs", "buffer", "measure_deals"):
+        for name in (
+            "deals", "chunk_size", "epochs", "buffer", "measure_deals", "worlds",
+            "search_measure_deals",
+        ):  # fmt: skip
             whole_number(getattr(self, name), name.replace("_", " "), least=1)
         if not 0 <= self.epsilon <= 1:
             raise TarotInputError(f"epsilon is a probability from 0 to 1, got {self.epsilon}")
+        if self.lessons not in LESSONS:
+            raise TarotInputError(
+                f"a round's lessons are {' or '.join(LESSONS)}, got {self.lessons!r}"
+            )
+        if self.lessons == "self-play" and (self.others or self.label_share != 1.0):
+            raise TarotInputError(
+                "other bots at the table and a share of decisions valued are for rounds whose "
+                "lessons are the search's"
+            )
+        if self.lessons == "search":
+            self.own_play().check()
+        for name in self.against:
+            Bot.parse(name)  # a bot's name, or one line
         # imported here: the trainer's module brings pyarrow and the learned bot
         from tarot_analysis.learning.training import check_learning_rate
 
         check_learning_rate(self.learning_rate)
+
+    def own_play(self) -> OwnPlay:
+        """The play a round's search lessons are on: the round's network (``learned``, the
+        network each round starts from) with ``others`` at one seat a deal."""
+        # imported here: the lessons' module compiles the search
+        from tarot_analysis.learning.teacher import OwnPlay
+
+        return OwnPlay("learned", self.others, self.epsilon, self.label_share)
 
 
 def round_folder(folder: str | os.PathLike[str], number: int) -> Path:
@@ -83,13 +135,14 @@ def round_folder(folder: str | os.PathLike[str], number: int) -> Path:
 
 
 def _settings(rules: Rules, start: Path, options: RoundOptions) -> dict[str, Any]:
-    # imported here: reading a model's digest is all this needs of self-play
-    from tarot_analysis.learning.selfplay import model_digest
+    # imported here: reading a model's digest is all this needs of the lessons
+    from tarot_analysis.learning.teacher import model_digest
 
-    return {
+    settings = {
         "kind": "self-play rounds", "rules": rules.name, "start": str(start),
         "start_digest": model_digest(start), "options": asdict(options),
     }  # fmt: skip
+    return json.loads(json.dumps(settings))  # as read back: lists for tuples
 
 
 def _claim(folder: Path, settings: dict[str, Any]) -> None:
@@ -156,32 +209,38 @@ def _write_json(path: Path, data: Any) -> None:
         Path(temporary).write_text(json.dumps(data, indent=2, allow_nan=False), encoding="utf-8")
 
 
-def _interval(result: Any) -> dict[str, float]:
-    return {"mean": result.mean_diff, "low": result.ci_low, "high": result.ci_high}
+def _interval(result: Any) -> dict[str, Any]:
+    return {
+        "mean": result.mean_diff, "low": result.ci_low, "high": result.ci_high,
+        "by_role": result.by_role, "seconds": result.seconds,
+    }  # fmt: skip
 
 
 def _measure(
     rules: Rules, model: Path, previous: Path, options: RoundOptions, threads: int | None
 ) -> dict[str, Any]:
-    """The round's network in duplicate against the heuristic and the network it started
-    from."""
+    """The round's network in duplicate against the network it started from and each bot of
+    ``options.against``."""
     from tarot_analysis.table.duplicate import duplicate
 
     seed = options.seed + 1000
     bot = f"learned:{model}"
-    against = {
-        "heuristic": duplicate(
-            rules.name, options.measure_deals, bot, "heuristic", seed=seed, threads=threads
-        ),
-        "previous": duplicate(
-            rules.name, options.measure_deals, bot, f"learned:{previous}", seed=seed,
-            threads=threads,
-        ),
-    }  # fmt: skip
-    previous_edge = _interval(against["previous"])
+    previous_edge = _interval(
+        duplicate(rules.name, options.measure_deals, bot, f"learned:{previous}", seed=seed,
+                  threads=threads)
+    )  # fmt: skip
+    edges = {}
+    for name in options.against:
+        deals = (
+            options.search_measure_deals
+            if Bot.parse(name).kind == "pimc"
+            else options.measure_deals
+        )
+        edges[f"against_{name}"] = _interval(
+            duplicate(rules.name, deals, bot, name, seed=seed, threads=threads)
+        ) | {"deals": deals}
     return {
-        "deals": options.measure_deals, "seed": seed,
-        "against_heuristic": _interval(against["heuristic"]),
+        "deals": options.measure_deals, "seed": seed, **edges,
         "against_previous": previous_edge, "gained": previous_edge["low"] > 0,
     }  # fmt: skip
 
@@ -197,7 +256,7 @@ def improve(
     progress: bool = False,
     client: Any = None,
 ) -> list[dict[str, Any]]:
-    """Run rounds ``1 .. rounds`` of self-play improvement from the action-in network
+    """Run rounds ``1 .. rounds`` of improvement from the action-in network
     ``start`` in ``folder``, resuming what is there; each round's summary (its decisions, its
     training and its duplicate measures), also written to ``rounds.json``."""
     from tarot_analysis.learning.selfplay import self_play
@@ -207,6 +266,7 @@ def improve(
         load_action_in,
         train_streaming,
     )
+    from tarot_analysis.learning.teacher import teach
 
     options = options or RoundOptions()
     options.check()
@@ -222,17 +282,25 @@ def improve(
         here = round_folder(target, number)
         lessons = here / "lessons"
         model = here / "model.npz"
-        played = self_play(
-            rules, options.deals, lessons, bot=f"learned:{previous}", epsilon=options.epsilon,
-            seed=options.seed * 1009 + number, chunk_size=options.chunk_size, threads=threads,
-            progress=progress, client=client,
-        )  # fmt: skip
+        round_seed = options.seed * 1009 + number
+        if options.lessons == "search":
+            played = teach(
+                rules, options.deals, lessons, worlds=options.worlds, seed=round_seed,
+                chunk_size=options.chunk_size, threads=threads, progress=progress,
+                client=client, play_outs="learned", own=options.own_play(), model=previous,
+            )  # fmt: skip
+        else:
+            played = self_play(
+                rules, options.deals, lessons, bot=f"learned:{previous}",
+                epsilon=options.epsilon, seed=round_seed, chunk_size=options.chunk_size,
+                threads=threads, progress=progress, client=client,
+            )  # fmt: skip
         training_file = here / "training.json"
         if not (training_file.exists() and _trained(model, rules)):  # the same weights again
             training = train_streaming(
                 lessons, rules.name,
                 StreamingOptions(
-                    epochs=options.epochs, seed=options.seed * 1009 + number,
+                    epochs=options.epochs, seed=round_seed,
                     holdout=options.holdout, learning_rate=options.learning_rate,
                     buffer=options.buffer, start=str(previous), extra={"round": number},
                     anchor=options.anchor, anchor_chunks=options.anchor_chunks,

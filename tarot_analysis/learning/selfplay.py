@@ -31,7 +31,6 @@ True
 
 from __future__ import annotations
 
-import hashlib
 import os
 from typing import Any, Final
 
@@ -41,7 +40,6 @@ from numba import njit
 
 from tarot_analysis._jit import chunk_states, draw_below, draw_unit
 from tarot_analysis.bots import B_KIND, B_LEARNS, LEARNED, Bot, bot_rows, door, seat_rows
-from tarot_analysis.bots.learned import read_model_arrays
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import action_features, encoding
 from tarot_analysis.engine import state as S
@@ -55,6 +53,7 @@ from tarot_analysis.learning.teacher import (
     COMPACT_COLUMNS,
     KIND,
     compact_columns,
+    model_digest,
     rows_per_deal,
     store_outcome,
 )
@@ -189,19 +188,6 @@ def self_play_chunk(
         "hint": pa.array(facts[:, 5], pa.int16()),
     }  # fmt: skip
     return pa.table({name: columns[name] for name in COMPACT_COLUMNS})
-
-
-def model_digest(path: str | os.PathLike[str]) -> str:
-    """The first 16 hex digits of the SHA-256 of a model file's weights (its arrays by name, its
-    metadata left out): what a run's definition keeps of the network that played it, so that
-    another network's run is not resumed in its folder, and the same weights written again are
-    the same network."""
-    digest = hashlib.sha256()
-    _, arrays = read_model_arrays(path)
-    for name in sorted(arrays):
-        digest.update(name.encode())
-        digest.update(np.ascontiguousarray(arrays[name]).tobytes())
-    return digest.hexdigest()[:16]
 
 
 def self_play(

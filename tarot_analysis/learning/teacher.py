@@ -30,7 +30,9 @@ cluster.
 
 from __future__ import annotations
 
+import hashlib
 import os
+from dataclasses import dataclass, replace
 from typing import Any, Final
 
 import numpy as np
@@ -40,8 +42,9 @@ import pyarrow.compute as pc
 import pyarrow.parquet as pq
 from numba import njit
 
-from tarot_analysis._jit import chunk_states
+from tarot_analysis._jit import chunk_states, draw_below, draw_unit
 from tarot_analysis.bots import Bot, bot_rows, door, pimc, play_outs_learned, seat_rows
+from tarot_analysis.bots.learned import read_model_arrays
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import action_features, encoding
 from tarot_analysis.engine import params as R
@@ -52,7 +55,6 @@ from tarot_analysis.engine.scoring import score_outcomes
 from tarot_analysis.errors import TarotInputError, run_numbers, whole_number
 from tarot_analysis.game.rules import Rules, rules_to_dict
 from tarot_analysis.learning.compact import LESSON_FORMAT, MAX_LEGAL, flat_lessons, pack_encodings
-from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import RunResult, RunSpec, read_dataset, run
 
@@ -61,8 +63,10 @@ __all__ = [
     "DEFAULT_CHUNK_SIZE",
     "KIND",
     "LESSON_FORMAT",
+    "OwnPlay",
     "compact_columns",
     "lesson_counts",
+    "model_digest",
     "read_lessons",
     "rows_per_deal",
     "store_outcome",
@@ -89,15 +93,26 @@ def rows_per_deal(rules: Rules) -> int:
     return rules.players * rules.hand_size + 2 * rules.players + 2
 
 
+#: Where a deal's seat is played by the search itself (:func:`_teach_deals`'s ``seating``).
+SEARCH_PLAYS: Final = -1
+
+
 @njit(cache=True, nogil=True)
 def _teach_deals(
     masks: Any,
+    seating: Any,
+    table: Any,
     p: Any,
     half: Any,
     worlds: int,
     endgame: int,
     heuristic: Any,
+    epsilon: float,
+    label_share: float,
     rng: Any,
+    play_rng: Any,
+    explore_rng: Any,
+    label_rng: Any,
     ws: Any,
     encodings: Any,
     legal: Any,
@@ -108,13 +123,19 @@ def _teach_deals(
     features: Any,
     hint_rng: Any,
 ) -> int:
-    """Play every deal of ``masks`` with the search at every seat; one row per searched
-    decision with several legal actions into ``encodings``, ``legal``, ``values`` (NaN for an
-    illegal action), ``facts`` (deal, seat, step, decision, chosen, worlds, the heuristic's
-    action) and ``features`` (each legal action's features,
-    :mod:`tarot_analysis.engine.action_features`, the heuristic's action as the hint, its
-    draws from ``hint_rng``); each deal's raw outcome and poignées into ``outcomes`` and
-    ``poignees``. Returns the rows written."""
+    """Play every deal of ``masks``, seat ``k`` of deal ``d`` by ``table[seating[d, k]]`` (a
+    learned or rule bot, its draws from ``play_rng``) or, where ``seating`` is
+    :data:`SEARCH_PLAYS`, by the search itself (``ws.pimc``, its bot in ``ws.pimc.bot``, its
+    draws from ``rng``), which then values and takes each of that seat's decisions. At the
+    seats of ``table[0]``, each decision with several legal actions is valued by the search
+    with probability ``label_share`` (draws from ``label_rng``) and taken at random among the
+    legal actions with probability ``epsilon`` (draws from ``explore_rng``); the other bots'
+    decisions are played and not valued. One row per valued decision into ``encodings``,
+    ``legal``, ``values`` (NaN for an illegal action), ``facts`` (deal, seat, step, decision,
+    the action taken, worlds, the heuristic's action) and ``features`` (each legal action's
+    features, :mod:`tarot_analysis.engine.action_features`, the heuristic's action as the
+    hint, its draws from ``hint_rng``); each deal's raw outcome and poignées into ``outcomes``
+    and ``poignees``. Returns the rows written."""
     m = np.zeros(S.N_M, dtype=np.uint64)
     s = np.zeros(S.N_S, dtype=np.int64)
     plan = np.zeros(2, dtype=np.uint64)
@@ -126,39 +147,62 @@ def _teach_deals(
     actions = np.zeros(S.N_ACTIONS, dtype=np.int64)
     row = 0
     for d in range(masks.shape[0]):
-        S.start(m, s, masks[d], no_forced, np.int64(-1), p, half)
+        door.start_deal(m, s, masks[d], no_forced, np.int64(-1), p, half, ws)
         step = 0
         while s[S.S_KIND] != S.OVER:
             kind = s[S.S_KIND]
-            searched = S.is_weighed(kind)
-            if not searched:
-                seat = s[S.S_ACTOR]
+            seat = s[S.S_ACTOR]
+            who = seating[d, seat]
+            searching = who == SEARCH_PLAYS
+            valued = searching
+            n_legal = 0
+            if S.is_weighed(kind) and not searching:
+                S.legal_mask(m, s, p, mask)
+                for k in range(S.N_ACTIONS):
+                    n_legal += mask[k]
+                valued = who == 0 and n_legal > 1 and draw_unit(label_rng) < label_share
+            if not S.is_weighed(kind) and searching:
                 action = door.decide_rules(m, s, seat, heuristic[seat], p, rng, plan)
                 S.apply(m, s, action, p, half)
                 step += 1
                 continue
-            S.legal_mask(m, s, p, mask)
-            seat = s[S.S_ACTOR]
-            encoding.encode_into(m, s, p, half, seat, encodings[row])
-            hint = door.decide_rules(m, s, seat, heuristic[seat], p, hint_rng, hint_plan)
-            n_legal = action_features.action_features_into(
-                m, s, p, half, seat, hint, mask, actions, scratch
-            )
-            for k in range(min(n_legal, features.shape[1])):
-                features[row, k] = scratch[k]
-            count, best, done = pimc.search_values(
-                m, s, worlds, endgame if kind == S.CARD else 0, p, half, rng, ws, means
-            )
-            action = ws.candidates[best]
-            if done > 0:
-                pimc.spread_values(mask, count, ws.candidates, means, legal[row], values[row])
+            action = -1
+            done = 0
+            if valued:
+                S.legal_mask(m, s, p, mask)
+                encoding.encode_into(m, s, p, half, seat, encodings[row])
+                hint = door.decide_rules(m, s, seat, heuristic[seat], p, hint_rng, hint_plan)
+                n_features = action_features.action_features_into(
+                    m, s, p, half, seat, hint, mask, actions, scratch
+                )
+                for k in range(min(n_features, features.shape[1])):
+                    features[row, k] = scratch[k]
+                count, best, done = pimc.search_values(
+                    m, s, worlds, endgame if kind == S.CARD else 0, p, half, rng, ws.pimc, means
+                )
+                if searching:
+                    action = ws.pimc.candidates[best]
+                if done > 0:
+                    candidates = ws.pimc.candidates
+                    pimc.spread_values(mask, count, candidates, means, legal[row], values[row])
+                    facts[row, 5] = done
+                    facts[row, 6] = hint
+            if not searching:
+                action = door.decide_without_search(m, s, seat, table[who], p, half, play_rng, ws)
+                if who == 0 and n_legal > 1 and draw_unit(explore_rng) < epsilon:
+                    pick = draw_below(explore_rng, n_legal)
+                    for k in range(S.N_ACTIONS):
+                        if mask[k]:
+                            if pick == 0:
+                                action = k
+                                break
+                            pick -= 1
+            if valued and done > 0:
                 facts[row, 0] = d
                 facts[row, 1] = seat
                 facts[row, 2] = step
                 facts[row, 3] = kind
                 facts[row, 4] = action
-                facts[row, 5] = done
-                facts[row, 6] = hint
                 row += 1
             S.apply(m, s, action, p, half)
             step += 1
@@ -177,23 +221,94 @@ def store_outcome(s: Any, d: int, p: Any, outcomes: Any, poignees: Any) -> None:
         poignees[d, k] = s[S.S_POIGNEES + k]
 
 
+@dataclass(frozen=True)
+class OwnPlay:
+    """Lessons on the states a bot's own play reaches, rather than the search's: ``bot`` (a
+    learned or rule bot) plays every seat but one, which is played, deal after deal, by each
+    of ``others`` in turn (the seat moving round the table each deal; ``bot`` itself among
+    them gives deals of its own play alone). At ``bot``'s seats, each decision with several
+    legal actions is taken at random with probability ``epsilon`` and valued by the search
+    with probability ``label_share``; the other bots' decisions are played, not valued.
+
+    >>> OwnPlay("learned", ("heuristic:-4", "learned")).seating(3, first=0, n=4).tolist()
+    [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]
+    """
+
+    bot: str = "learned"
+    others: tuple[str, ...] = ()
+    epsilon: float = 0.0
+    label_share: float = 1.0
+
+    def check(self) -> None:
+        """Refuse, in one line, a bot that cannot drive the play or shares out of range."""
+        for name in (self.bot, *self.others):
+            if Bot.parse(name).kind == "pimc":
+                raise TarotInputError(
+                    f"{name}: lessons on a bot's own play are played by learned or rule bots; "
+                    "the search's own play is teach's without them"
+                )
+        for what, share in (
+            ("epsilon", self.epsilon),
+            ("the share of decisions valued", self.label_share),
+        ):
+            if not 0 <= share <= 1:
+                raise TarotInputError(f"{what} is a probability from 0 to 1, got {share}")
+        if self.label_share == 0:
+            raise TarotInputError("the share of decisions valued is 0: no lesson would be written")
+
+    @property
+    def bots(self) -> tuple[str, ...]:
+        """The table's bots, ``bot`` first, each once."""
+        return tuple(dict.fromkeys((self.bot, *self.others)))
+
+    def seating(self, players: int, first: int, n: int) -> npt.NDArray[np.int64]:
+        """Which of :attr:`bots` plays each seat of deals ``first .. first + n``: ``bot``
+        everywhere but seat ``deal % players``, which is ``others[(deal // players) %
+        len(others)]``'s."""
+        seating = np.zeros((n, players), dtype=np.int64)
+        if self.others:
+            index = {name: k for k, name in enumerate(self.bots)}
+            deals = np.arange(first, first + n)
+            other = np.array([index[name] for name in self.others])
+            seating[np.arange(n), deals % players] = other[(deals // players) % len(other)]
+        return seating
+
+
 def lesson_chunk(
-    rules: Rules, seed: int, worlds: int, chunk: int, first: int, n: int, learned: bool = False
+    rules: Rules,
+    seed: int,
+    worlds: int,
+    chunk: int,
+    first: int,
+    n: int,
+    learned: bool = False,
+    own: OwnPlay | None = None,
+    model: str = "",
 ) -> pa.Table:
     """The rows of deals ``first .. first + n`` of a run (chunk ``chunk``),
     :data:`COMPACT_COLUMNS`: the deals are the toolkit's dealer's for ``(seed, chunk)``, the
     search's draws a stream apart (the heuristic's, for the hints, another). ``learned``: the
-    search is ``pimc:learned``, its worlds read and played out by the learned bot shipped for
-    the preset."""
+    search is ``pimc:learned``, its worlds read and played out by the learned bot in ``model``
+    (the one shipped for the preset when empty). ``own``: the deals are played by its bots
+    (:class:`OwnPlay`), their draws, the exploration's and the sampling's three streams more;
+    otherwise by the search at every seat."""
     engine = engine_rules(rules)
     root = np.random.SeedSequence(seed, spawn_key=(chunk,))
     masks = deal(rules, n, seed=root, threads=1).masks
     rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 1)), 0, 1)[0]
     hint_rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, 3)), 0, 1)[0]
-    searcher, nets = seat_rows([Bot("pimc", worlds=worlds, learned=learned)], rules)
-    with held_interrupts():  # the workspace's arrays come back as a structure
-        ws = pimc.workspace(engine.params, engine.scoring, searcher, nets)
-    ws.bot[:] = searcher[0]
+    play_rng, explore_rng, label_rng = (
+        chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, k)), 0, 1)[0] for k in (4, 5, 6)
+    )
+    searcher = Bot("pimc", worlds=worlds, learned=learned, model=model if learned else "")
+    drivers = list(own.bots) if own else []
+    table, nets = seat_rows([*drivers, searcher], rules)
+    ws = door.workspace(engine.params, engine.scoring, table, nets)
+    ws.pimc.bot[:] = table[-1]
+    if own:
+        seating = own.seating(rules.players, first, n)
+    else:
+        seating = np.full((n, rules.players), SEARCH_PLAYS, dtype=np.int64)
     heuristic = bot_rows(["heuristic"] * rules.players)
     most = n * rows_per_deal(rules)
     size = encoding.encoding_size(rules.players)
@@ -205,9 +320,11 @@ def lesson_chunk(
     poignees = np.zeros((n, rules.players), dtype=np.int64)
     features = np.zeros((most, MAX_LEGAL, action_features.N_ACTION_FEATURES), dtype=np.uint8)
     endgame = pimc.ENDGAME_CARDS // rules.players
+    epsilon, label_share = (own.epsilon, own.label_share) if own else (0.0, 1.0)
     rows = _teach_deals(
-        masks, engine.params, engine.half_points, worlds, endgame, heuristic, rng, ws,
-        encodings, legal, values, facts, outcomes, poignees, features, hint_rng,
+        masks, seating, table[:-1], engine.params, engine.half_points, worlds, endgame, heuristic,
+        float(epsilon), float(label_share), rng, play_rng, explore_rng, label_rng, ws, encodings,
+        legal, values, facts, outcomes, poignees, features, hint_rng,
     )  # fmt: skip
     scored = score_outcomes(outcomes, poignees, rules)
     scores = scored[[f"score_{k}" for k in range(rules.players)]].to_numpy(dtype=np.float32)
@@ -280,12 +397,17 @@ def teach(
     progress: bool = False,
     client: Any = None,
     play_outs: str = "heuristic",
+    own: OwnPlay | None = None,
+    model: str | os.PathLike[str] | None = None,
 ) -> RunResult:
-    """Play ``deals`` deals of ``rules`` with ``pimc:worlds`` at every seat into ``folder``
-    (resuming what is there), one row per searched decision: the columns of
-    :data:`COMPACT_COLUMNS`, each legal action with its features. ``play_outs="learned"``:
-    the search's worlds read and played out by the learned bot (``pimc:worlds:learned``), so
-    that each action is valued as worth it when the learned bot plays the rest."""
+    """Play ``deals`` deals of ``rules`` into ``folder`` (resuming what is there), one row per
+    decision the search ``pimc:worlds`` valued: the columns of :data:`COMPACT_COLUMNS`, each
+    legal action with its features. The search plays every seat, or, with ``own``, the bots of
+    :class:`OwnPlay` play and the search values a share of its bot's decisions.
+    ``play_outs="learned"``: the search's worlds read and played out by the learned bot
+    (``pimc:worlds:learned``), so that each action is valued as worth it when the learned bot
+    plays the rest; ``model``, that bot's network (the one shipped for the preset by default),
+    also the network of ``learned`` among ``own``'s bots."""
     learned = play_outs_learned(play_outs)
     if rules.tarocco is not None:
         raise TarotInputError(
@@ -294,27 +416,73 @@ def teach(
         )
     deals, chunk_size, threads = run_numbers(deals, chunk_size, threads)
     worlds = whole_number(worlds, "worlds", least=1)
+    network = str(model) if model else ""
+    if network and not learned:
+        raise TarotInputError(
+            "a model plays the search's worlds out only with the learned play-outs "
+            "(--play-outs learned)"
+        )
+    if own is not None:
+        own.check()
+        if network:  # "learned" among the table's bots is the same network
+            own = replace(
+                own, bot=_with_model(own.bot, network),
+                others=tuple(_with_model(name, network) for name in own.others),
+            )  # fmt: skip
     bot = f"pimc:{worlds}:learned" if learned else f"pimc:{worlds}"
+    bot += f":{network}" if network else ""
     Bot.parse(bot)  # checks the worlds
+    seat_rows([*(own.bots if own else ()), bot], rules)  # every network read and checked
+    digests = {
+        name: model_digest(Bot.parse(name).model)
+        for name in {bot, *(own.bots if own else ())} if Bot.parse(name).model
+    }  # fmt: skip
+    played = {
+        "own_play": {
+            "bot": own.bot, "others": list(own.others), "epsilon": float(own.epsilon),
+            "label_share": float(own.label_share),
+            "seating": "the bot at every seat but seat deal % players, the others' in turn",
+        }
+    } if own else {}  # fmt: skip
     spec = RunSpec(
-        kind=KIND, rules=rules.name, bots=(bot,) * rules.players, seed=seed, deals=deals,
-        chunk_size=chunk_size,
+        kind=KIND, rules=rules.name, bots=(*own.bots, bot) if own else (bot,) * rules.players,
+        seed=seed, deals=deals, chunk_size=chunk_size,
         extra={
             "rules_definition": rules_to_dict(rules), "encoding_version": encoding.ENCODING_VERSION,
             "columns": list(COMPACT_COLUMNS), "stored": "bids, calls, poignées and cards with "
             "more than one legal action; the écart and the chelem are the heuristic's",
             "lesson_format": LESSON_FORMAT, "features_version": action_features.FEATURES_VERSION,
             "max_legal": MAX_LEGAL,
-        } | ({"play_outs": "learned"} if learned else {}),
+        } | ({"play_outs": "learned"} if learned else {}) | played
+        | ({"models": digests} if digests else {}),
     )  # fmt: skip
 
     def work(chunk: int, first: int, n: int) -> pa.Table:
-        return lesson_chunk(rules, seed, worlds, chunk, first, n, learned)
+        return lesson_chunk(rules, seed, worlds, chunk, first, n, learned, own, network)
 
+    detail = f"{rules.name} lessons from {bot}" + (f" on {own.bot}'s play" if own else "")
     return run(
         spec, folder, work, threads=threads, progress=progress, client=client, phase=PLAYING,
-        detail=f"{rules.name} lessons from {bot}",
+        detail=detail,
     )  # fmt: skip
+
+
+def _with_model(name: str, model: str) -> str:
+    """``name``, with ``model`` as its network when it is the shipped learned bot."""
+    return f"learned:{model}" if name == "learned" else name
+
+
+def model_digest(path: str | os.PathLike[str]) -> str:
+    """The first 16 hex digits of the SHA-256 of a model file's weights (its arrays by name, its
+    metadata left out): what a run's definition keeps of the network that played it, so that
+    another network's run is not resumed in its folder, and the same weights written again are
+    the same network."""
+    digest = hashlib.sha256()
+    _, arrays = read_model_arrays(path)
+    for name in sorted(arrays):
+        digest.update(name.encode())
+        digest.update(np.ascontiguousarray(arrays[name]).tobytes())
+    return digest.hexdigest()[:16]
 
 
 def lesson_counts(folder: str | os.PathLike[str]) -> dict[str, int]:

@@ -1,4 +1,6 @@
-"""The ``selfplay`` command: rounds of self-play improvement of an action-in network."""
+"""The ``selfplay`` and ``rounds`` commands: rounds of improvement of an action-in network, on
+lessons of its own play labelled by the deal's score (``selfplay``) or by the search over its
+own play-outs (``rounds``)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from tarot_analysis.cli.arguments import (
     number_of_deals,
     positive,
     seed,
+    share,
 )
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
@@ -21,8 +24,8 @@ from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
 
 def add_parser(subparsers: Any) -> None:
-    """Add ``selfplay`` to the subcommands of the command line."""
-    command = subparsers.add_parser(
+    """Add ``selfplay`` and ``rounds`` to the subcommands of the command line."""
+    selfplay = subparsers.add_parser(
         "selfplay",
         help="rounds of self-play: a network plays itself, learns each deal's score, is measured",
         description=(
@@ -30,11 +33,49 @@ def add_parser(subparsers: Any) -> None:
             "round the network plays --deals deals against itself, taking a random legal "
             "action with probability --epsilon, and every decision is labelled with the seat's "
             "score for the deal; the network is trained on them from its own weights, streamed, "
-            "then measured in duplicate against the heuristic and against the network it "
-            "started from. Everything is kept under --out; the same command resumes where it "
+            "then measured in duplicate against the network it started from and --against. "
+            "Everything is kept under --out; the same command resumes where it stopped. Needs "
+            "the train extra (JAX, optax)."
+        ),
+    )  # fmt: skip
+    _add_options(selfplay, deals=200_000, chunk_size=5_000, epsilon=0.02)
+    selfplay.set_defaults(handler=run, lessons="self-play")
+    rounds = subparsers.add_parser(
+        "rounds",
+        help="rounds of policy iteration: the search over a network's own play-outs teaches it",
+        description=(
+            "Improve an action-in network by rounds of approximate policy iteration: in each "
+            "round the network plays --deals deals (one seat a deal by each of --others in "
+            "turn), taking a random legal action with probability --epsilon, and the search "
+            "pimc:--worlds, whose worlds the same network plays out, values every legal action "
+            "at a share of its decisions (--label-share); the network is trained on them from "
+            "its own weights, then measured in duplicate against the network it started from "
+            "and --against. Everything is kept under --out; the same command resumes where it "
             "stopped. Needs the train extra (JAX, optax)."
         ),
     )  # fmt: skip
+    _add_options(rounds, deals=2_000, chunk_size=50, epsilon=0.02)
+    rounds.add_argument(
+        "--worlds", type=positive, default=8,
+        help="worlds the search draws for each decision it values (default 8)",
+    )  # fmt: skip
+    rounds.add_argument(
+        "--label-share", type=share, default=1.0, metavar="SHARE",
+        help="the share of the network's decisions the search values (default 1: every one)",
+    )  # fmt: skip
+    rounds.add_argument(
+        "--others", nargs="+", metavar="BOT", default=(),
+        help="bots that each play one seat of a deal in turn, so that the network meets "
+        "opponents unlike itself (learned: the round's own network, for deals of its play "
+        "alone; learned:MODEL.npz, an earlier network)",
+    )  # fmt: skip
+    rounds.set_defaults(handler=run, lessons="search")
+
+
+def _add_options(
+    command: argparse.ArgumentParser, *, deals: int, chunk_size: int, epsilon: float
+) -> None:
+    """The options both kinds of rounds take, with their defaults."""
     command.add_argument(
         "--rules", default="fft-4", help="preset name or TOML file (default fft-4)"
     )
@@ -45,12 +86,11 @@ def add_parser(subparsers: Any) -> None:
     command.add_argument("--out", required=True, metavar="FOLDER", help="the rounds' folder")
     command.add_argument("--rounds", type=positive, default=1, help="rounds to run (default 1)")
     command.add_argument(
-        "--deals", type=number_of_deals, default=200_000,
-        help="self-play deals a round (default 200,000: about 11 million decisions in fft-4)",
-    )  # fmt: skip
+        "--deals", type=number_of_deals, default=deals, help=f"deals a round (default {deals:,})"
+    )
     command.add_argument(
-        "--epsilon", type=fraction, default=0.02,
-        help="the probability of a random legal action at a decision (default 0.02)",
+        "--epsilon", type=fraction, default=epsilon,
+        help=f"the probability of a random legal action at a decision (default {epsilon:g})",
     )  # fmt: skip
     command.add_argument(
         "--epochs", type=positive, default=1, help="passes over a round's lessons (default 1)"
@@ -67,22 +107,33 @@ def add_parser(subparsers: Any) -> None:
         "--measure-deals", type=number_of_deals, default=20_000,
         help="duplicate deals that measure each round (default 20,000)",
     )  # fmt: skip
+    command.add_argument(
+        "--against", nargs="+", metavar="BOT", default=("heuristic",),
+        help="bots each round is measured against besides the network it started from "
+        "(default heuristic)",
+    )  # fmt: skip
+    command.add_argument(
+        "--search-measure-deals", type=number_of_deals, default=1_000, metavar="DEALS",
+        help="duplicate deals against a bot of --against that searches, such as pimc, some "
+        "hundred times slower (default 1,000)",
+    )  # fmt: skip
     add_anchor_options(command)
     command.add_argument("--seed", type=seed, default=1, help="random seed (default 1)")
     command.add_argument(
-        "--chunk-size", type=positive, default=5_000, help="self-play deals a chunk (default 5,000)"
-    )
+        "--chunk-size", type=positive, default=chunk_size,
+        help=f"deals a chunk (default {chunk_size:,})",
+    )  # fmt: skip
     command.add_argument(
         "--threads", type=positive, default=None, help="threads (default: every core)"
     )
     command.add_argument("--json", action="store_true", help="print the rounds as one JSON object")
     command.add_argument("--no-progress", action="store_true", help="no progress bar")
     add_cluster_options(command)
-    command.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run ``tarot-analysis selfplay``: every round not yet finished, then their summary."""
+    """Run ``tarot-analysis selfplay`` or ``rounds``: every round not yet finished, then their
+    summary."""
     from tarot_analysis.game.rules import load_rules
     from tarot_analysis.learning.rounds import RoundOptions, improve
     from tarot_analysis.learning.streaming import StreamingOptions, check_anchor, load_action_in
@@ -93,6 +144,11 @@ def run(args: argparse.Namespace) -> int:
         deals=args.deals, epsilon=args.epsilon, chunk_size=args.chunk_size, epochs=args.epochs,
         buffer=args.buffer, learning_rate=args.learning_rate, measure_deals=args.measure_deals,
         seed=args.seed, anchor=args.anchor, anchor_chunks=args.anchor_chunks,
+        lessons=args.lessons, against=tuple(args.against),
+        search_measure_deals=args.search_measure_deals,
+        **({
+            "worlds": args.worlds, "label_share": args.label_share, "others": tuple(args.others),
+        } if args.lessons == "search" else {}),
     )  # fmt: skip
     options.check()
     load_action_in(args.start, rules.name)  # the network checked before any folder is made
@@ -112,26 +168,40 @@ def run(args: argparse.Namespace) -> int:
 
 
 def rounds_table(rules: str, summaries: list[dict[str, Any]]) -> str:
-    """The rounds for people: each one's decisions trained on and its two duplicate edges."""
+    """The rounds for people: each one's decisions trained on and its duplicate edges, the
+    network before first, then each bot it was measured against."""
+    measured = summaries[-1]["measured"]
+    against = ["previous"] + [
+        key.removeprefix("against_") for key in measured
+        if key.startswith("against_") and key != "against_previous"
+    ]  # fmt: skip
+    titles = ["the round before" if name == "previous" else name for name in against]
     lines = [
-        f"{rules}: rounds of self-play, each measured in duplicate (points a deal, 95% interval)",
-        f"{'round':>5}  {'decisions':>11}  {'against the heuristic':>24}  "
-        f"{'against the round before':>26}",
+        f"{rules}: rounds, each measured in duplicate against the network it started from and "
+        f"{', '.join(titles[1:]) or 'nothing else'} (points a deal, 95% interval)",
+        f"{'round':>5}  {'decisions':>11}  " + "  ".join(f"{title:>24}" for title in titles),
     ]
     for summary in summaries:
-        measured = summary["measured"]
-        edges = [
+        edges = summary["measured"]
+        shown = [
             f"{e['mean']:+.2f} ({e['low']:+.2f} to {e['high']:+.2f})"
-            for e in (measured["against_heuristic"], measured["against_previous"])
-        ]
-        verdict = "gained" if measured["gained"] else "no gain"
+            for e in (edges.get(f"against_{name}") for name in against) if e is not None
+        ]  # fmt: skip
+        verdict = "gained" if edges["gained"] else "no gain"
         lines.append(
             f"{summary['round']:>5}  {summary['training']['decisions_seen']:>11,}  "
-            f"{edges[0]:>24}  {edges[1]:>26}  {verdict}"
+            + "  ".join(f"{edge:>24}" for edge in shown)
+            + f"  {verdict}"
         )
     last = summaries[-1]
+    searched = [
+        f"{measured[f'against_{name}']['deals']:,} against {name}" for name in against[1:]
+        if measured[f"against_{name}"].get("deals", measured["deals"]) != measured["deals"]
+    ]  # fmt: skip
     lines.append(
-        f"{last['measured']['deals']:,} duplicate deals of seed {last['measured']['seed']}; "
+        f"{measured['deals']:,} duplicate deals of seed {measured['seed']}"
+        + (f" ({', '.join(searched)})" if searched else "")
+        + "; "
         f"the last round's network: {last['model']}"
     )
     return "\n".join(lines)

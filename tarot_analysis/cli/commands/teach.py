@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from tarot_analysis.cli.arguments import add_run_options, positive
+from tarot_analysis.cli.arguments import add_run_options, fraction, positive, share
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
@@ -23,8 +23,10 @@ def add_parser(subparsers: Any) -> None:
             "Play deals with the search bot pimc at every seat and store one row per decision "
             "it searched: what the seat knew (the encoding), the legal actions, the seat's mean "
             "score for each over the search's worlds, the action taken and the seat's score for "
-            "the deal, and each legal action's features, for train. The run is stored under "
-            "--data and resumes if stopped."
+            "the deal, and each legal action's features, for train. With --own-play, the "
+            "deals are played by that bot instead (one seat by each of --others in turn), "
+            "exploring with probability --epsilon, and the search values a share of its "
+            "decisions (--label-share). The run is stored under --data and resumes if stopped."
         ),
     )  # fmt: skip
     add_run_options(teach, deals=1_000)
@@ -38,11 +40,71 @@ def add_parser(subparsers: Any) -> None:
         "worth it when that bot plays the rest (learned: the learned bot shipped for the "
         "preset, pimc:N:learned, some 30 times slower; default heuristic)",
     )  # fmt: skip
+    teach.add_argument(
+        "--model", metavar="MODEL.npz", default=None,
+        help="the learned bot's network, for the learned play-outs and for learned among "
+        "--own-play and --others (default: the one shipped for the preset)",
+    )  # fmt: skip
+    teach.add_argument(
+        "--own-play", metavar="BOT", default=None,
+        help="play the deals with BOT (learned or a rule bot) rather than the search, whose "
+        "lessons are then on the states that bot's own play reaches",
+    )  # fmt: skip
+    teach.add_argument(
+        "--others", nargs="+", metavar="BOT", default=None,
+        help="with --own-play: bots that each play one seat of a deal in turn (the seat moving "
+        "round the table), so that the lessons meet opponents unlike the bot; name the bot "
+        "itself among them for deals of its own play alone",
+    )  # fmt: skip
+    teach.add_argument(
+        "--epsilon", type=fraction, default=None,
+        help="with --own-play: the probability of a random legal action at its bot's "
+        "decisions (default 0.02)",
+    )  # fmt: skip
+    teach.add_argument(
+        "--label-share", type=share, default=None, metavar="SHARE",
+        help="with --own-play: the share of its bot's decisions the search values (default 1: "
+        "every one)",
+    )  # fmt: skip
     # The lessons have one format; scripts written when there were two still pass it.
     teach.add_argument("--lesson-format", type=_lesson_format, help=argparse.SUPPRESS)
     teach.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
     add_cluster_options(teach)
     teach.set_defaults(handler=run)
+
+
+def _own_play(args: argparse.Namespace) -> Any:
+    """The :class:`~tarot_analysis.learning.teacher.OwnPlay` the options ask for, checked;
+    ``None`` when the search plays, which takes none of its options."""
+    from tarot_analysis.errors import TarotInputError
+    from tarot_analysis.learning.teacher import OwnPlay
+
+    if args.own_play is None:
+        given = [
+            option for option, value in (
+                ("--others", args.others), ("--epsilon", args.epsilon),
+                ("--label-share", args.label_share),
+            ) if value is not None
+        ]  # fmt: skip
+        if given:
+            raise TarotInputError(f"{given[0]} goes with --own-play BOT")
+        return None
+    own = OwnPlay(
+        bot=args.own_play, others=tuple(args.others or ()),
+        epsilon=0.02 if args.epsilon is None else args.epsilon,
+        label_share=1.0 if args.label_share is None else args.label_share,
+    )  # fmt: skip
+    own.check()
+    return own
+
+
+def _own_line(own: Any, bot: str) -> str:
+    """Who played the deals of lessons on a bot's own play, in words."""
+    others = f", one seat by {', '.join(own.others)} in turn" if own.others else ""
+    return (
+        f"{own.bot}{others}, exploring at {own.epsilon:g}, {own.label_share:.0%} of its "
+        f"decisions valued by {bot}"
+    )
 
 
 def _lesson_format(text: str) -> int:
@@ -93,6 +155,7 @@ def _check_memory(rules: Any, args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run ``tarot-analysis teach``: play and store the search's decisions (resumable)."""
+    from tarot_analysis.bots import file_label
     from tarot_analysis.bots.pimc import DEFAULT_WORLDS
     from tarot_analysis.game.rules import load_rules
     from tarot_analysis.learning.teacher import (
@@ -105,12 +168,15 @@ def run(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     worlds = args.worlds or DEFAULT_WORLDS
+    own = _own_play(args)
     # "-compact": the name these lessons' runs had beside format 1's, kept so that such a run
     # resumes under the same command
     learned = "-learned" if args.play_outs == "learned" else ""
     bot = f"pimc:{worlds}:learned" if learned else f"pimc:{worlds}"
+    played = f"-own-{file_label(own.bot)}" if own else ""
     folder = args.data or (
         f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}-compact{learned}"
+        f"{played}"
     )
     _check_memory(rules, args)
     check_writable_folder(folder, " for the run's chunks")
@@ -121,22 +187,27 @@ def run(args: argparse.Namespace) -> int:
             rules, args.deals, folder, worlds=worlds, seed=args.seed,
             chunk_size=args.chunk_size or DEFAULT_CHUNK_SIZE, threads=args.threads,
             progress=not (args.no_progress or args.json), client=client,
-            play_outs=args.play_outs,
+            play_outs=args.play_outs, own=own, model=args.model,
         )  # fmt: skip
     counts = lesson_counts(folder)
     elapsed = time.perf_counter() - started
     if args.json:
         print(json.dumps({
             "rules": rules.name, "deals": args.deals, "seed": args.seed, "bot": bot,
+            "own_play": None if own is None else {
+                "bot": own.bot, "others": list(own.others), "epsilon": own.epsilon,
+                "label_share": own.label_share,
+            },
             "lesson_format": LESSON_FORMAT,
             "data": str(folder), "rows": int(sum(counts.values())), "by_decision": counts,
             "chunks": result.chunks, "computed": result.computed, "resumed": result.resumed,
             "seconds": round(elapsed, 3),
         }, indent=2))  # fmt: skip
         return 0
+    by = f"{bot} at every seat" if own is None else _own_line(own, bot)
     print(
-        f"{rules.name}: {args.deals:,} deals played by {bot} at every seat (seed "
-        f"{args.seed}); {sum(counts.values()):,} decisions stored in {folder}"
+        f"{rules.name}: {args.deals:,} deals played by {by} (seed {args.seed}); "
+        f"{sum(counts.values()):,} decisions stored in {folder}"
     )
     for decision, count in counts.items():
         print(f"  {decision:8} {count:>10,}")
