@@ -92,7 +92,7 @@ def _commands(name: str) -> list[list[str]]:
     return found
 
 
-@pytest.mark.parametrize("name", ["teach", "train"])
+@pytest.mark.parametrize("name", ["teach", "train", "rounds"])
 def test_the_docs_teach_and_train_one_way(name: str) -> None:
     """Every command of the docs that teaches or trains is one the command line takes, without
     the options of the flat network's lessons and training, which are retired."""

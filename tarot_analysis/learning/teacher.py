@@ -6,7 +6,9 @@ decision it searched (bids, calls, poignées and cards with more than one legal 
 the seat knew, as the encoding of :mod:`tarot_analysis.engine.encoding`; the legal actions; the
 seat's mean score for each of them over the worlds the search drew; the action taken; and the
 seat's score for the whole deal. The écart and the chelem are the heuristic's, as in ``pimc``
-itself, and are not stored.
+itself, and are not stored. With :class:`OwnPlay`, another bot plays the deals (the learned
+bot, say, exploring, with other bots at one seat a deal) and the search values a share of its
+decisions: lessons on the states that bot's own play reaches.
 
 A decision takes a few hundred bytes (lessons of format 2,
 :data:`~tarot_analysis.learning.compact.LESSON_FORMAT`): the encoding's zeros and ones as bits
