@@ -292,10 +292,10 @@ def test_rounds_of_the_search_over_the_networks_own_play_outs(
     start = _network(tmp_path / "start.npz")
     folder = tmp_path / "rounds"
     argv = [
-        "rounds", "--from", str(start), "--out", str(folder), "--rounds", "2", "--deals", "6",
-        "--chunk-size", "3", "--worlds", "2", "--label-share", "0.5", "--others", "heuristic:-4",
-        "--buffer", "500", "--measure-deals", "6", "--against", "heuristic", "pimc:2",
-        "--search-measure-deals", "4", "--threads", "1", "--json",
+        "rounds", "--from", str(start), "--out", str(folder), "--rounds", "2", "--deals", "4",
+        "--chunk-size", "4", "--worlds", "1", "--label-share", "0.5", "--others", "heuristic:-4",
+        "--buffer", "200", "--measure-deals", "3", "--against", "heuristic", "pimc:1",
+        "--search-measure-deals", "2", "--threads", "1", "--json",
     ]  # fmt: skip
     assert main(argv) == 0
     summaries = json.loads(capsys.readouterr().out)["rounds"]
@@ -308,7 +308,7 @@ def test_rounds_of_the_search_over_the_networks_own_play_outs(
         assert spec.extra["own_play"]["others"] == ["heuristic:-4"]
         assert spec.extra["models"] == {
             name: model_digest(played_by) for name in (f"learned:{played_by}",
-                                                      f"pimc:2:learned:{played_by}")
+                                                      f"pimc:1:learned:{played_by}")
         }  # fmt: skip
         rows = read_lessons(lessons).to_pandas()
         outsider = rows["deal"] % 4  # the seat the heuristic played
@@ -316,13 +316,13 @@ def test_rounds_of_the_search_over_the_networks_own_play_outs(
         assert all(len(values) > 1 for values in rows["action_values"])
         measured = summary["measured"]
         assert set(measured["against_heuristic"]["by_role"]) >= {"taker", "defender"}
-        assert measured["against_heuristic"]["deals"] == 6
-        assert measured["against_pimc:2"]["deals"] == 4
+        assert measured["against_heuristic"]["deals"] == 3
+        assert measured["against_pimc:1"]["deals"] == 2
         assert measured["gained"] == (measured["against_previous"]["low"] > 0)
     assert summaries[1]["started_from"] == str((round_folder(folder, 1) / "model.npz").resolve())
     assert main(argv[:-1]) == 0
     table = capsys.readouterr().out
-    assert "the round before" in table and "heuristic" in table and "4 against pimc:2" in table
+    assert "the round before" in table and "heuristic" in table and "2 against pimc:1" in table
     with pytest.raises(TarotInputError, match="search's"):
         RoundOptions(others=("heuristic",)).check()
     with pytest.raises(TarotInputError, match="learned or rule bots"):

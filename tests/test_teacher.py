@@ -248,15 +248,15 @@ def test_lessons_on_a_bots_own_play_are_its_tables_game(tmp_path: Path) -> None:
     no rows."""
     rules = load_rules("fft-4")
     own = OwnPlay("learned", ("heuristic:-4", "learned"), epsilon=0.0, label_share=1.0)
-    teach(rules, 8, tmp_path, worlds=2, seed=3, chunk_size=8, threads=1, own=own)
+    teach(rules, 5, tmp_path, worlds=1, seed=3, chunk_size=5, threads=1, own=own)
     frame = _frame(tmp_path)
-    masks = deal(rules, 8, seed=np.random.SeedSequence(3, spawn_key=(0,)), threads=1).masks
-    seating = own.seating(rules.players, 0, 8)
+    masks = deal(rules, 5, seed=np.random.SeedSequence(3, spawn_key=(0,)), threads=1).masks
+    seating = own.seating(rules.players, 0, 5)
     engine = engine_rules(rules)
     p, half = engine.params, engine.half_points
     rng = chunk_states(np.random.SeedSequence(3, spawn_key=(0, 4)), 0, 1)[0]
     checked = 0
-    for d in range(8):
+    for d in range(5):
         rows = frame[frame["deal"] == d].set_index("step")
         table = [own.bots[k] for k in seating[d]]
         assert set(rows["seat"]) <= {k for k in range(rules.players) if seating[d, k] == 0}
@@ -275,7 +275,7 @@ def test_lessons_on_a_bots_own_play_are_its_tables_game(tmp_path: Path) -> None:
                 checked += 1
             step += 1
         assert rows.empty or step > rows.index.max()
-    assert checked == len(frame) >= 100
+    assert checked == len(frame) >= 60
 
 
 def test_lessons_on_a_bots_own_play_explore_and_value_a_share(tmp_path: Path) -> None:

@@ -187,29 +187,30 @@ def _teach_deals(
                 if done > 0:
                     candidates = ws.pimc.candidates
                     pimc.spread_values(mask, count, candidates, means, legal[row], values[row])
-                    facts[row, 5] = done
-                    facts[row, 6] = hint
+                    facts[row, 5], facts[row, 6] = done, hint
             if not searching:
                 action = door.decide_without_search(m, s, seat, table[who], p, half, play_rng, ws)
                 if who == 0 and n_legal > 1 and draw_unit(explore_rng) < epsilon:
-                    pick = draw_below(explore_rng, n_legal)
-                    for k in range(S.N_ACTIONS):
-                        if mask[k]:
-                            if pick == 0:
-                                action = k
-                                break
-                            pick -= 1
+                    action = _legal_at(mask, draw_below(explore_rng, n_legal))
             if valued and done > 0:
-                facts[row, 0] = d
-                facts[row, 1] = seat
-                facts[row, 2] = step
-                facts[row, 3] = kind
-                facts[row, 4] = action
+                facts[row, 0], facts[row, 1], facts[row, 2] = d, seat, step
+                facts[row, 3], facts[row, 4] = kind, action
                 row += 1
             S.apply(m, s, action, p, half)
             step += 1
         store_outcome(s, d, p, outcomes, poignees)
     return row
+
+
+@njit(cache=True, nogil=True)
+def _legal_at(mask: Any, k: int) -> int:
+    """The ``k``-th legal action of ``mask`` (from 0), in increasing order."""
+    for action in range(mask.shape[0]):
+        if mask[action]:
+            if k == 0:
+                return action
+            k -= 1
+    return -1
 
 
 @njit(cache=True, nogil=True)

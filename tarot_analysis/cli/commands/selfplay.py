@@ -10,6 +10,7 @@ from typing import Any
 
 from tarot_analysis.cli.arguments import (
     add_anchor_options,
+    bot_name,
     fraction,
     non_negative,
     number_of_deals,
@@ -64,7 +65,7 @@ def add_parser(subparsers: Any) -> None:
         help="the share of the network's decisions the search values (default 1: every one)",
     )  # fmt: skip
     rounds.add_argument(
-        "--others", nargs="+", metavar="BOT", default=(),
+        "--others", nargs="+", metavar="BOT", type=bot_name, default=(),
         help="bots that each play one seat of a deal in turn, so that the network meets "
         "opponents unlike itself (learned: the round's own network, for deals of its play "
         "alone; learned:MODEL.npz, an earlier network)",
@@ -108,7 +109,7 @@ def _add_options(
         help="duplicate deals that measure each round (default 20,000)",
     )  # fmt: skip
     command.add_argument(
-        "--against", nargs="+", metavar="BOT", default=("heuristic",),
+        "--against", nargs="+", metavar="BOT", type=bot_name, default=("heuristic",),
         help="bots each round is measured against besides the network it started from "
         "(default heuristic)",
     )  # fmt: skip

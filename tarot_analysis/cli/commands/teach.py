@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from tarot_analysis.cli.arguments import add_run_options, fraction, positive, share
+from tarot_analysis.cli.arguments import add_run_options, bot_name, fraction, positive, share
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
@@ -46,12 +46,12 @@ def add_parser(subparsers: Any) -> None:
         "--own-play and --others (default: the one shipped for the preset)",
     )  # fmt: skip
     teach.add_argument(
-        "--own-play", metavar="BOT", default=None,
+        "--own-play", metavar="BOT", type=bot_name, default=None,
         help="play the deals with BOT (learned or a rule bot) rather than the search, whose "
         "lessons are then on the states that bot's own play reaches",
     )  # fmt: skip
     teach.add_argument(
-        "--others", nargs="+", metavar="BOT", default=None,
+        "--others", nargs="+", metavar="BOT", type=bot_name, default=None,
         help="with --own-play: bots that each play one seat of a deal in turn (the seat moving "
         "round the table), so that the lessons meet opponents unlike the bot; name the bot "
         "itself among them for deals of its own play alone",
