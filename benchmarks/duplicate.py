@@ -19,8 +19,7 @@ from dataclasses import asdict
 import numpy as np
 
 from tarot_analysis import __version__
-from tarot_analysis.stats import deal_interval
-from tarot_analysis.table.duplicate import DuplicateResult, duplicate
+from tarot_analysis.table.duplicate import DuplicateResult, duplicate, mean_interval
 
 __all__ = ["DuplicateResult", "duplicate"]
 
@@ -47,12 +46,11 @@ def main() -> None:
             args.rules, args.deals, args.beside, args.bots[1], seed=args.seed,
             threads=args.threads, keep_per_deal=True,
         )  # fmt: skip
-        difference = np.array(result.per_deal) - np.array(other.per_deal)
-        interval = deal_interval(difference, np.arange(len(difference)))
+        mean, _, half = mean_interval(np.array(result.per_deal) - np.array(other.per_deal))
         beside = {
             "bot": args.beside, "mean_diff": other.mean_diff, "ci_low": other.ci_low,
             "ci_high": other.ci_high, "by_role": other.by_role, "seconds": other.seconds,
-            "paired": {key: float(interval[key]) for key in ("mean", "ci_low", "ci_high")},
+            "paired": {"mean": mean, "ci_low": mean - half, "ci_high": mean + half},
         }  # fmt: skip
         result.per_deal.clear()
     if args.json:

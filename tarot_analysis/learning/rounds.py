@@ -225,23 +225,15 @@ def _measure(
 
     seed = options.seed + 1000
     bot = f"learned:{model}"
-    previous_edge = _interval(
-        duplicate(rules.name, options.measure_deals, bot, f"learned:{previous}", seed=seed,
-                  threads=threads)
-    )  # fmt: skip
     edges = {}
-    for name in options.against:
-        deals = (
-            options.search_measure_deals
-            if Bot.parse(name).kind == "pimc"
-            else options.measure_deals
-        )
-        edges[f"against_{name}"] = _interval(
-            duplicate(rules.name, deals, bot, name, seed=seed, threads=threads)
-        ) | {"deals": deals}
+    for name, opponent in (("previous", f"learned:{previous}"), *((b, b) for b in options.against)):
+        searches = Bot.parse(opponent).kind == "pimc"
+        deals = options.search_measure_deals if searches else options.measure_deals
+        result = duplicate(rules.name, deals, bot, opponent, seed=seed, threads=threads)
+        edges[f"against_{name}"] = _interval(result) | {"deals": deals}
+    previous_edge = edges["against_previous"]
     return {
-        "deals": options.measure_deals, "seed": seed, **edges,
-        "against_previous": previous_edge, "gained": previous_edge["low"] > 0,
+        "deals": options.measure_deals, "seed": seed, **edges, "gained": previous_edge["low"] > 0,
     }  # fmt: skip
 
 

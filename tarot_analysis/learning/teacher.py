@@ -67,6 +67,7 @@ __all__ = [
     "LESSON_FORMAT",
     "OwnPlay",
     "compact_columns",
+    "encode_decision",
     "lesson_counts",
     "model_digest",
     "read_lessons",
@@ -171,14 +172,10 @@ def _teach_deals(
             action = -1
             done = 0
             if valued:
-                S.legal_mask(m, s, p, mask)
-                encoding.encode_into(m, s, p, half, seat, encodings[row])
-                hint = door.decide_rules(m, s, seat, heuristic[seat], p, hint_rng, hint_plan)
-                n_features = action_features.action_features_into(
-                    m, s, p, half, seat, hint, mask, actions, scratch
-                )
-                for k in range(min(n_features, features.shape[1])):
-                    features[row, k] = scratch[k]
+                hint, _ = encode_decision(
+                    m, s, p, half, seat, heuristic[seat], hint_rng, hint_plan, mask, actions,
+                    scratch, encodings[row], features[row],
+                )  # fmt: skip
                 count, best, done = pimc.search_values(
                     m, s, worlds, endgame if kind == S.CARD else 0, p, half, rng, ws.pimc, means
                 )
@@ -200,6 +197,25 @@ def _teach_deals(
             step += 1
         store_outcome(s, d, p, outcomes, poignees)
     return row
+
+
+@njit(cache=True, nogil=True)
+def encode_decision(
+    m: Any, s: Any, p: Any, half: Any, seat: int, heuristic: Any, rng: Any, plan: Any,
+    mask: Any, actions: Any, scratch: Any, encoding_out: Any, features_out: Any,
+) -> tuple[int, int]:  # fmt: skip
+    """What ``seat``, the seat to act at ``(m, s)``, knows into ``encoding_out``
+    (:mod:`tarot_analysis.engine.encoding`), and each legal action's features into the rows of
+    ``features_out`` (as many as it holds; :mod:`tarot_analysis.engine.action_features`), the
+    action of the heuristic ``heuristic`` (its row; its draws from ``rng`` and ``plan``) as
+    their hint; the legal actions into ``mask`` and, in order, ``actions``, ``scratch`` the
+    features of them all. Returns the hint and how many legal actions there are."""
+    encoding.encode_into(m, s, p, half, seat, encoding_out)
+    hint = door.decide_rules(m, s, seat, heuristic, p, rng, plan)
+    count = action_features.action_features_into(m, s, p, half, seat, hint, mask, actions, scratch)
+    for k in range(min(count, features_out.shape[0])):
+        features_out[k] = scratch[k]
+    return hint, count
 
 
 @njit(cache=True, nogil=True)

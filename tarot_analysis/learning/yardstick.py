@@ -45,6 +45,7 @@ from tarot_analysis.engine import state as S
 from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import Rules, load_rules, rules_to_dict
+from tarot_analysis.learning.teacher import encode_decision
 from tarot_analysis.runs.interrupts import held_interrupts
 from tarot_analysis.runs.progress import PLAYING
 from tarot_analysis.runs.runner import RunResult, RunSpec, read_dataset, run
@@ -419,13 +420,11 @@ def _inputs(
     for row in range(encodings.shape[0]):
         replay_into(m, s, cards[row], history[history_at[row] : history_at[row + 1]], p, half)
         seat = s[S.S_ACTOR]
-        encoding.encode_into(m, s, p, half, seat, encodings[row])
-        hint = door.decide_rules(m, s, seat, heuristic[seat], p, rng, plan)
-        count = action_features.action_features_into(
-            m, s, p, half, seat, hint, mask, legal, scratch
-        )
+        _, count = encode_decision(
+            m, s, p, half, seat, heuristic[seat], rng, plan, mask, legal, scratch,
+            encodings[row], features[row],
+        )  # fmt: skip
         for k in range(min(count, features.shape[1])):
-            features[row, k] = scratch[k]
             actions[row, k] = legal[k]
 
 
