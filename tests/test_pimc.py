@@ -10,11 +10,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tarot_analysis.bots import B_WORLDS, PIMC, Bot, heuristic, seat_rows
+from tarot_analysis.bots import B_SHIFT_0, B_WORLDS, N_BID_SHIFTS, PIMC, Bot, heuristic, seat_rows
 from tarot_analysis.bots.door import workspace
 from tarot_analysis.bots.pimc import (
     ENDGAME_CARDS,
+    _fresh_layers,
     _places,
+    _play_to_end,
     _workspace,
     choose_action,
     endgame_of,
@@ -290,6 +292,43 @@ def test_a_world_played_out_by_pimc_learned_is_the_learned_tables_game() -> None
             assert values.values[0, c] == pytest.approx(score)
             checked += 1
     assert checked >= 15
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        ["heuristic:-4", "learned", "heuristic:-4", "learned"],
+        ["heuristic", "heuristic:-4", "heuristic", "learned"],
+        ["learned"] * 4,
+    ],
+)
+def test_a_world_played_out_by_the_bots_at_its_seats_is_their_tables_game(
+    table: list[str],
+) -> None:
+    """Where the workspace says which seats the heuristic plays (``ruled``, with their bid
+    shifts), a ``pimc:learned`` play-out from the deal's start is the game of the table of
+    those bots: the learned bot at the other seats, each seat's score the same."""
+    rules = load_rules("fft-4")
+    rows, nets = seat_rows(["pimc:4:learned"], rules)
+    ruled = [Bot.parse(name).kind == "heuristic" for name in table]
+    differs = 0
+    for k in range(12):
+        state = GameState.deal(rules, seed=40 + k)
+        p, half = state.engine.params, state.engine.half_points
+        ws = workspace(p, state.engine.scoring, rows, nets).pimc
+        ws.bot[:] = rows[0]
+        for seat, name in enumerate(table):
+            ws.ruled[seat] = ruled[seat]
+            shifts = Bot.parse(name).row()[B_SHIFT_0 : B_SHIFT_0 + N_BID_SHIFTS]
+            ws.shifts[seat] = shifts if ruled[seat] else 0
+        ws.try_m[:] = state.m
+        ws.try_s[:] = state.s
+        _fresh_layers(ws)
+        me = k % rules.players
+        score = _play_to_end(me, False, p, half, ws)
+        assert score == pytest.approx(play_on(state, table, seed=1).scores()[me])
+        differs += score != pytest.approx(play_on(state, "learned", seed=1).scores()[me])
+    assert differs >= (3 if any(ruled) else 0)
 
 
 @pytest.mark.slow

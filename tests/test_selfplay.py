@@ -282,8 +282,9 @@ def test_rounds_refuse_a_buffer_larger_than_the_memory_before_any_deal(tmp_path:
 def test_rounds_of_the_search_over_the_networks_own_play_outs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A round of approximate policy iteration: lessons on the network's own play (one seat a
-    deal by a bolder heuristic), valued by the search whose worlds that network plays out;
+    """A round of approximate policy iteration: lessons on the network's own play (two seats
+    a deal by a bolder heuristic), valued by the search whose worlds that network plays out
+    (and the heuristic at its seats);
     the next round's by the network the first trained; each measured by role against the
     network before and the heuristic."""
     from tarot_analysis.learning.teacher import model_digest, read_lessons
@@ -294,8 +295,8 @@ def test_rounds_of_the_search_over_the_networks_own_play_outs(
     argv = [
         "rounds", "--from", str(start), "--out", str(folder), "--rounds", "2", "--deals", "4",
         "--chunk-size", "4", "--worlds", "1", "--label-share", "0.5", "--others", "heuristic:-4",
-        "--buffer", "200", "--measure-deals", "3", "--against", "heuristic", "pimc:1",
-        "--search-measure-deals", "2", "--threads", "1", "--json",
+        "--other-seats", "2", "--buffer", "200", "--measure-deals", "3", "--against",
+        "heuristic", "pimc:1", "--search-measure-deals", "2", "--threads", "1", "--json",
     ]  # fmt: skip
     assert main(argv) == 0
     summaries = json.loads(capsys.readouterr().out)["rounds"]
@@ -306,13 +307,16 @@ def test_rounds_of_the_search_over_the_networks_own_play_outs(
         played_by = summary["started_from"]
         assert spec.extra["own_play"]["bot"] == f"learned:{played_by}"
         assert spec.extra["own_play"]["others"] == ["heuristic:-4"]
+        assert spec.extra["own_play"]["seats"] == 2
+        assert spec.extra["own_play"]["worlds_played_by"] == "the bot at each seat"
         assert spec.extra["models"] == {
             name: model_digest(played_by) for name in (f"learned:{played_by}",
                                                       f"pimc:1:learned:{played_by}")
         }  # fmt: skip
         rows = read_lessons(lessons).to_pandas()
-        outsider = rows["deal"] % 4  # the seat the heuristic played
+        outsider = rows["deal"] % 4  # the seats the heuristic played
         assert len(rows) > 0 and (rows["seat"] != outsider).all()
+        assert (rows["seat"] != (outsider + 1) % 4).all()
         assert all(len(values) > 1 for values in rows["action_values"])
         measured = summary["measured"]
         assert set(measured["against_heuristic"]["by_role"]) >= {"taker", "defender"}
@@ -324,8 +328,33 @@ def test_rounds_of_the_search_over_the_networks_own_play_outs(
     table = capsys.readouterr().out
     assert "the round before" in table and "heuristic" in table and "2 against pimc:1" in table
     with pytest.raises(TarotInputError, match="search's"):
-        RoundOptions(others=("heuristic",)).check()
+        RoundOptions(others=("heuristic",)).check(4)
     with pytest.raises(TarotInputError, match="learned or rule bots"):
-        RoundOptions(lessons="search", others=("pimc",)).check()
+        RoundOptions(lessons="search", others=("pimc",)).check(4)
     with pytest.raises(TarotInputError, match="unknown bot"):
-        RoundOptions(against=("nobody",)).check()
+        RoundOptions(against=("nobody",)).check(4)
+    with pytest.raises(TarotInputError, match="weighed worlds are for rounds"):
+        RoundOptions(weighed=True).check(4)
+    with pytest.raises(TarotInputError, match="1 to 2 seats a deal at 3 players"):
+        RoundOptions(lessons="search", others=("heuristic",), other_seats=3).check(3)
+
+
+def test_rounds_made_before_an_option_resume_as_they_were_made(tmp_path: Path) -> None:
+    """Settings of rounds that name none of the options added since (the other bots' seats,
+    the play-outs by the bot at each seat, the weighed worlds) are those of rounds made
+    without them: they resume with the network playing every seat out, and not otherwise."""
+    from tarot_analysis.bots.learned import shipped_model
+    from tarot_analysis.learning.rounds import SETTINGS_FILE, _claim, _settings
+
+    rules = load_rules("fft-4")
+    start = Path(shipped_model(rules)).resolve()
+    before = RoundOptions(lessons="search", others=("heuristic",), seated=False)
+    settings = _settings(rules, start, before)
+    old = json.loads(json.dumps(settings))
+    for added in ("other_seats", "seated", "weighed"):
+        del old["options"][added]
+    (tmp_path / SETTINGS_FILE).write_text(json.dumps(old), encoding="utf-8")
+    _claim(tmp_path, settings)
+    for changed in (replace(before, seated=True), replace(before, weighed=True)):
+        with pytest.raises(TarotInputError, match="other settings"):
+            _claim(tmp_path, _settings(rules, start, changed))

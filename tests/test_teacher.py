@@ -301,15 +301,78 @@ def test_lessons_on_a_bots_own_play_explore_and_value_a_share(tmp_path: Path) ->
     ).mean()
 
 
+def test_the_search_plays_its_worlds_out_with_the_bots_at_the_table(tmp_path: Path) -> None:
+    """Lessons on the learned bot's play with a bolder heuristic at two seats a deal: the
+    search's worlds are played out by the bot at each seat, or by the network everywhere;
+    the deals are played alike, and the values are the same on the deals of the bot's own
+    play alone (the first four) and differ on those with the heuristic at the table."""
+    rules = load_rules("fft-4")
+    frames = {}
+    for seated in (True, False):
+        own = OwnPlay("learned", ("learned", "heuristic:-4"), seats=2, seated=seated)
+        folder = tmp_path / str(seated)
+        teach(
+            rules, 8, folder, worlds=2, seed=2, chunk_size=8, threads=1, own=own,
+            play_outs="learned",
+        )  # fmt: skip
+        frames[seated] = _frame(folder)
+        definition = json.loads((folder / "_run.json").read_text(encoding="utf-8"))
+        assert definition["extra"]["own_play"]["seats"] == 2
+    seated, everywhere = frames[True], frames[False]
+    for column in ("deal", "seat", "step", "chosen", "hint"):
+        assert seated[column].equals(everywhere[column])
+    seating = OwnPlay("learned", ("learned", "heuristic:-4"), seats=2).seating(4, 0, 8)
+    assert (seating[4:] > 0).sum(axis=1).tolist() == [2] * 4
+    assert (seating[seated["deal"], seated["seat"]] == 0).all()
+    same = [
+        np.allclose(a, b, equal_nan=True)
+        for a, b in zip(seated["action_values"], everywhere["action_values"], strict=True)
+    ]
+    alone = (seated["deal"] < 4).to_numpy()
+    assert all(np.asarray(same)[alone]) and alone.sum() >= 20
+    assert (~np.asarray(same)[~alone]).sum() >= 3
+
+
+def test_lessons_valued_on_weighed_worlds(tmp_path: Path) -> None:
+    """``play_outs="weighed"``: the search that values the lessons is ``pimc:N:weighed``, its
+    worlds weighed by the cards the other seats played; on the same deals played alike, its
+    values are not those of the worlds drawn alike."""
+    rules = load_rules("fft-3")
+    own = OwnPlay("learned", ("heuristic",))
+    frames = {}
+    for play_outs in ("learned", "weighed"):
+        folder = tmp_path / play_outs
+        teach(
+            rules, 3, folder, worlds=2, seed=5, chunk_size=3, threads=1, own=own,
+            play_outs=play_outs,
+        )  # fmt: skip
+        definition = json.loads((folder / "_run.json").read_text(encoding="utf-8"))
+        assert definition["bots"][-1] == f"pimc:2:{play_outs}"
+        assert definition["extra"]["play_outs"] == play_outs
+        frames[play_outs] = _frame(folder)
+    learned, weighed = frames["learned"], frames["weighed"]
+    assert learned["chosen"].equals(weighed["chosen"]) and len(learned) >= 20
+    cards = (learned["decision"] == "card").to_numpy()
+    differ = [
+        not np.allclose(a, b, equal_nan=True)
+        for a, b in zip(learned["action_values"], weighed["action_values"], strict=True)
+    ]
+    assert np.asarray(differ)[cards].sum() >= 3
+
+
 def test_lessons_on_a_bots_own_play_refuse_what_makes_none(tmp_path: Path) -> None:
     rules = load_rules("fft-4")
     with pytest.raises(TarotInputError, match="learned or rule bots"):
         teach(rules, 2, tmp_path / "a", own=OwnPlay("pimc:4"))
     with pytest.raises(TarotInputError, match="share of decisions valued is 0"):
         teach(rules, 2, tmp_path / "b", own=OwnPlay("learned", label_share=0.0))
+    with pytest.raises(TarotInputError, match="1 to 3 seats a deal at 4 players, got 4"):
+        teach(rules, 2, tmp_path / "b", own=OwnPlay("learned", ("heuristic",), seats=4))
     with pytest.raises(TarotInputError, match="only with the learned play-outs"):
         teach(rules, 2, tmp_path / "c", model="x.npz")
     argv = ["teach", "--rules", "fft-4", "--deals", "2", "--data", str(tmp_path / "d")]
     assert main([*argv, "--others", "heuristic"]) == 2
+    assert main([*argv, "--other-seats", "2"]) == 2
+    assert main([*argv, "--network-at-every-seat"]) == 2
     assert main([*argv, "--own-play", "heuristic", "--label-share", "0"]) == 2
     assert not (tmp_path / "d").exists()

@@ -244,6 +244,10 @@ class Workspace(NamedTuple):
     dd_half: Any  # half points of each card as the double-dummy search weighs them
     bot: Any  # the row of the pimc bot searching: with a network, the learned bot plays out
     nets: Any  # float32: the table's networks' weights (:func:`tarot_analysis.bots.seat_rows`)
+    # bool (MAX_SEATS,): the seats the heuristic plays in the worlds even for a pimc:learned
+    # bot, as the bots at the table are known (all False: the network plays every seat)
+    ruled: Any
+    shifts: Any  # int64 (MAX_SEATS, N_BID_SHIFTS): each seat's bid shifts in the worlds
     inputs: Any  # float32: a seat's encoding, for the network
     outputs: Any  # float32 (N_ACTIONS,): the network's outputs
     hidden: Any  # float32: the network's hidden values
@@ -344,6 +348,8 @@ def allocate_workspace(p: Any, scoring: Any, bots: Any, nets: Any) -> Workspace:
         dd_half=np.zeros(78, dtype=np.int64),
         bot=np.zeros(N_BOT_COLUMNS, dtype=np.int64),
         nets=nets,
+        ruled=np.zeros(MAX_SEATS, dtype=np.bool_),
+        shifts=np.zeros((MAX_SEATS, N_BID_SHIFTS), dtype=np.int64),
         inputs=np.zeros(learned.MAX_ENCODING, dtype=np.float32),
         outputs=np.zeros(N_ACTIONS, dtype=np.float32),
         hidden=np.zeros(margin.table_scratch(bots), dtype=np.float32),
@@ -458,7 +464,8 @@ def _misfit(s: Any, me: int, p: Any, half: Any, ws: Workspace) -> int:
             said = s[S_BIDS + seat]
             # A seat that had to pass said nothing of its hand.
             if seat != me and seat != s[S_PASSER]:
-                level = heuristic.contract_level(ws.deal[seat, 0], ws.deal[seat, 1], p, _NO_SHIFTS)
+                shifts = ws.shifts[seat]
+                level = heuristic.contract_level(ws.deal[seat, 0], ws.deal[seat, 1], p, shifts)
                 if said >= 0:
                     misfit += abs(level - said)
                 elif level > best:
@@ -497,7 +504,7 @@ def _learned_misfit(s: Any, me: int, p: Any, half: Any, ws: Workspace) -> int:
         seat = w[S_ACTOR]
         said = s[S_BIDS + seat]
         if seat != me and seat != s[S_PASSER]:
-            action = _learned(m, w, seat, heuristic.action(m, w, seat, _NO_SHIFTS, p), p, half, ws)
+            action = _seat_action(m, w, seat, p, half, ws)
             misfit += abs((-1 if action == PASS else action - BID_0) - said)
         bid(m, w, said, p, half)
     return misfit
@@ -820,7 +827,7 @@ def _play_out(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) -> 
                 seat, m[M_HANDS + 2 * seat], m[M_HANDS + 2 * seat + 1], legal_lo, legal_hi,
                 ws.public, ws.trick, ws.played, ws.voids, ws.shown, p,
             )  # fmt: skip
-            if ws.bot[B_DEPTH] > 0:
+            if ws.bot[B_DEPTH] > 0 and not ws.ruled[seat]:
                 card = _learned(m, s, seat, card, p, half, ws)
         play_card(m, s, card, p, half)
     players = p[R.PLAYERS]
@@ -870,14 +877,22 @@ def _play_to_end(me: int, double_dummy: bool, p: Any, half: Any, ws: Workspace) 
                     out_hi &= out_hi - ONE
                 discard(m, s, card, p, half)
             continue
-        action = heuristic.action(m, s, seat, _NO_SHIFTS, p)
-        if ws.bot[B_DEPTH] > 0:
-            action = _learned(m, s, seat, action, p, half, ws)
-        apply(m, s, action, p, half)
+        apply(m, s, _seat_action(m, s, seat, p, half, ws), p, half)
     if s[S_KIND] == OVER and not p[R.TAROCCO]:
         seat_scores(ws.out, ws.poignees, ws.scoring, ws.scores)
         return ws.scores[me]
     return _play_out(me, double_dummy, p, half, ws)
+
+
+@njit(**KERNEL)
+def _seat_action(m: Any, s: Any, seat: int, p: Any, half: Any, ws: Workspace) -> int:
+    """The action of ``seat`` at a decision of a world other than an écart or a card: the
+    heuristic's with the seat's bid shifts, or the learned bot's of a ``pimc:learned`` bot
+    where the seat is not one the heuristic plays (``ws.ruled``)."""
+    action = heuristic.action(m, s, seat, ws.shifts[seat], p)
+    if ws.bot[B_DEPTH] > 0 and not ws.ruled[seat]:
+        action = _learned(m, s, seat, action, p, half, ws)
+    return action
 
 
 @njit(**KERNEL)

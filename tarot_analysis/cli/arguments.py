@@ -229,3 +229,18 @@ def add_anchor_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup
         "--anchor-chunks", type=positive, default=None, metavar="N",
         help="the anchor's first N chunks only (a run still going on)",
     )  # fmt: skip
+
+
+def add_seating_options(parser: argparse.ArgumentParser, *, default: int | None) -> None:
+    """The options of lessons on a bot's own play that say where the other bots sit and who
+    plays their seats in the search's worlds."""
+    parser.add_argument(
+        "--other-seats", type=positive, default=default, metavar="N",
+        help="the seats the other bot of a deal takes, from seat deal %% players on (default "
+        "1; up to the players less one)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--network-at-every-seat", action="store_true", default=None,
+        help="the search's worlds played out by its own bot at every seat, rather than by the "
+        "bot at each seat (the heuristic, with its bid shifts, where a rule bot sits)",
+    )  # fmt: skip

@@ -58,6 +58,9 @@ __all__ = ["LESSONS", "RoundOptions", "improve", "round_folder"]
 #: The settings a folder of rounds keeps, beside its preset and first network.
 SETTINGS_FILE: Final = "_rounds.json"
 SUMMARY_FILE: Final = "rounds.json"
+#: What rounds whose settings name no such option were made with: the options added since,
+#: as the rounds behaved before (their worlds played out by the network at every seat).
+_MADE_WITHOUT: Final = {"other_seats": 1, "seated": False, "weighed": False}
 
 
 #: How a round's decisions are labelled (:class:`RoundOptions`'s ``lessons``).
@@ -68,12 +71,14 @@ LESSONS: Final = ("self-play", "search")
 class RoundOptions:
     """What a round does: its deals, their exploration and chunks, how its decisions are
     labelled (``lessons``, one of :data:`LESSONS`; for ``"search"``, the search's ``worlds``,
-    the ``label_share`` of decisions it values and the ``others`` at one seat a deal), the
-    training's passes, shuffle buffer and learning rate, a search's lessons streamed beside
-    the round's (``anchor``, its first ``anchor_chunks``: every legal action keeps a target),
-    and the duplicate deals that measure it against the network before and each of
-    ``against`` (``search_measure_deals`` against a bot that searches, some hundred times
-    slower; their seed is ``seed + 1000``, never one the lessons used)."""
+    the ``label_share`` of decisions it values, the ``others`` at ``other_seats`` seats a deal,
+    whether the search's worlds are played out by the bot at each seat, ``seated``, and weighed
+    by the cards the other seats played, ``weighed``), the training's passes, shuffle buffer and
+    learning rate, a search's lessons streamed beside the round's (``anchor``, its first
+    ``anchor_chunks``: every legal action keeps a target), and the duplicate deals that measure
+    it against the network before and each of ``against`` (``search_measure_deals`` against a
+    bot that searches, some hundred times slower; their seed is ``seed + 1000``, never one the
+    lessons used)."""
 
     deals: int = 200_000
     epsilon: float = 0.02
@@ -90,11 +95,14 @@ class RoundOptions:
     worlds: int = 8
     label_share: float = 1.0
     others: tuple[str, ...] = ()
+    other_seats: int = 1
+    seated: bool = True
+    weighed: bool = False
     against: tuple[str, ...] = ("heuristic",)
     search_measure_deals: int = 1_000
 
-    def check(self) -> None:
-        """Refuse, in one line, settings that make no round."""
+    def check(self, players: int) -> None:
+        """Refuse, in one line, settings that make no round at a table of ``players``."""
         for name in (
             "deals", "chunk_size", "epochs", "buffer", "measure_deals", "worlds",
             "search_measure_deals",
@@ -106,13 +114,17 @@ class RoundOptions:
             raise TarotInputError(
                 f"a round's lessons are {' or '.join(LESSONS)}, got {self.lessons!r}"
             )
-        if self.lessons == "self-play" and (self.others or self.label_share != 1.0):
+        searched = (
+            self.others, self.label_share != 1.0, self.other_seats != 1, not self.seated,
+            self.weighed,
+        )  # fmt: skip
+        if self.lessons == "self-play" and any(searched):
             raise TarotInputError(
-                "other bots at the table and a share of decisions valued are for rounds whose "
-                "lessons are the search's"
+                "other bots at the table, their seats, a share of decisions valued and weighed "
+                "worlds are for rounds whose lessons are the search's"
             )
         if self.lessons == "search":
-            self.own_play().check()
+            self.own_play().check(players)
         for name in self.against:
             Bot.parse(name)  # a bot's name, or one line
         # imported here: the trainer's module brings pyarrow and the learned bot
@@ -122,11 +134,14 @@ class RoundOptions:
 
     def own_play(self) -> OwnPlay:
         """The play a round's search lessons are on: the round's network (``learned``, the
-        network each round starts from) with ``others`` at one seat a deal."""
+        network each round starts from) with ``others`` at ``other_seats`` seats a deal, the
+        search's worlds played out by the bot at each seat unless ``seated`` is false."""
         # imported here: the lessons' module compiles the search
         from tarot_analysis.learning.teacher import OwnPlay
 
-        return OwnPlay("learned", self.others, self.epsilon, self.label_share)
+        return OwnPlay(
+            "learned", self.others, self.epsilon, self.label_share, self.other_seats, self.seated
+        )
 
 
 def round_folder(folder: str | os.PathLike[str], number: int) -> Path:
@@ -153,6 +168,8 @@ def _claim(folder: Path, settings: dict[str, Any]) -> None:
         if not isinstance(found, dict):
             raise TarotInputError(f"{path}: not the settings of rounds")
         found.pop("version", None)
+        if isinstance(found.get("options"), dict):
+            found["options"] = _MADE_WITHOUT | found["options"]
         if found != settings:
             differing = sorted(
                 key for key in {*found, *settings} if found.get(key) != settings.get(key)
@@ -261,7 +278,7 @@ def improve(
     from tarot_analysis.learning.teacher import teach
 
     options = options or RoundOptions()
-    options.check()
+    options.check(rules.players)
     check_buffer_memory(options.buffer, rules.players)
     rounds = whole_number(rounds, "the rounds", least=1)
     first = Path(start).resolve()
@@ -279,7 +296,8 @@ def improve(
             played = teach(
                 rules, options.deals, lessons, worlds=options.worlds, seed=round_seed,
                 chunk_size=options.chunk_size, threads=threads, progress=progress,
-                client=client, play_outs="learned", own=options.own_play(), model=previous,
+                client=client, play_outs="weighed" if options.weighed else "learned",
+                own=options.own_play(), model=previous,
             )  # fmt: skip
         else:
             played = self_play(

@@ -45,7 +45,18 @@ import pyarrow.parquet as pq
 from numba import njit
 
 from tarot_analysis._jit import chunk_states, draw_below, draw_unit
-from tarot_analysis.bots import Bot, bot_rows, door, pimc, play_outs_learned, seat_rows
+from tarot_analysis.bots import (
+    B_KIND,
+    B_SHIFT_0,
+    LEARNED,
+    N_BID_SHIFTS,
+    Bot,
+    bot_rows,
+    door,
+    pimc,
+    play_outs_learned,
+    seat_rows,
+)
 from tarot_analysis.bots.learned import read_model_arrays
 from tarot_analysis.deals.deal import deal
 from tarot_analysis.engine import action_features, encoding
@@ -112,6 +123,7 @@ def _teach_deals(
     heuristic: Any,
     epsilon: float,
     label_share: float,
+    seated: bool,
     rng: Any,
     play_rng: Any,
     explore_rng: Any,
@@ -129,16 +141,17 @@ def _teach_deals(
     """Play every deal of ``masks``, seat ``k`` of deal ``d`` by ``table[seating[d, k]]`` (a
     learned or rule bot, its draws from ``play_rng``) or, where ``seating`` is
     :data:`SEARCH_PLAYS`, by the search itself (``ws.pimc``, its bot in ``ws.pimc.bot``, its
-    draws from ``rng``), which then values and takes each of that seat's decisions. At the
-    seats of ``table[0]``, each decision with several legal actions is valued by the search
-    with probability ``label_share`` (draws from ``label_rng``) and taken at random among the
-    legal actions with probability ``epsilon`` (draws from ``explore_rng``); the other bots'
-    decisions are played and not valued. One row per valued decision into ``encodings``,
-    ``legal``, ``values`` (NaN for an illegal action), ``facts`` (deal, seat, step, decision,
-    the action taken, worlds, the heuristic's action) and ``features`` (each legal action's
-    features, :mod:`tarot_analysis.engine.action_features`, the heuristic's action as the
-    hint, its draws from ``hint_rng``); each deal's raw outcome and poignées into ``outcomes``
-    and ``poignees``. Returns the rows written."""
+    draws from ``rng``), which then values and takes each of that seat's decisions. At the seats
+    of ``table[0]``, each decision with several legal actions is valued by the search with
+    probability ``label_share`` (draws from ``label_rng``) and taken at random among the legal
+    actions with probability ``epsilon`` (draws from ``explore_rng``); the other bots' decisions
+    are played and not valued; with ``seated``, the search's worlds are played out with the
+    heuristic at the rule bots' seats (:func:`_seat_worlds`). One row per valued decision into
+    ``encodings``, ``legal``, ``values`` (NaN for an illegal action), ``facts`` (deal, seat,
+    step, decision, the action taken, worlds, the heuristic's action) and ``features`` (each
+    legal action's features, :mod:`tarot_analysis.engine.action_features`, the heuristic's
+    action as the hint, its draws from ``hint_rng``); each deal's raw outcome and poignées into
+    ``outcomes`` and ``poignees``. Returns the rows written."""
     m = np.zeros(S.N_M, dtype=np.uint64)
     s = np.zeros(S.N_S, dtype=np.int64)
     plan = np.zeros(2, dtype=np.uint64)
@@ -151,6 +164,7 @@ def _teach_deals(
     row = 0
     for d in range(masks.shape[0]):
         door.start_deal(m, s, masks[d], no_forced, np.int64(-1), p, half, ws)
+        _seat_worlds(seating[d], table, seated, ws.pimc)
         step = 0
         while s[S.S_KIND] != S.OVER:
             kind = s[S.S_KIND]
@@ -200,6 +214,20 @@ def _teach_deals(
 
 
 @njit(cache=True, nogil=True)
+def _seat_worlds(seats: Any, table: Any, seated: bool, ws: Any) -> None:
+    """Who plays each seat in the worlds of the search ``ws`` over a deal whose seats are
+    ``table[seats[k]]`` (or the search's, :data:`SEARCH_PLAYS`): with ``seated``, the heuristic
+    with its bid shifts where a rule bot sits, the search's own bot (its network, for learned
+    play-outs) elsewhere; otherwise the search's own bot at every seat."""
+    for k in range(seats.shape[0]):
+        who = seats[k]
+        ruled = seated and who != SEARCH_PLAYS and table[who, B_KIND] != LEARNED
+        ws.ruled[k] = ruled
+        for j in range(N_BID_SHIFTS):
+            ws.shifts[k, j] = table[who, B_SHIFT_0 + j] if ruled else 0
+
+
+@njit(cache=True, nogil=True)
 def encode_decision(
     m: Any, s: Any, p: Any, half: Any, seat: int, heuristic: Any, rng: Any, plan: Any,
     mask: Any, actions: Any, scratch: Any, encoding_out: Any, features_out: Any,
@@ -243,23 +271,32 @@ def store_outcome(s: Any, d: int, p: Any, outcomes: Any, poignees: Any) -> None:
 @dataclass(frozen=True)
 class OwnPlay:
     """Lessons on the states a bot's own play reaches, rather than the search's: ``bot`` (a
-    learned or rule bot) plays every seat but one, which is played, deal after deal, by each
-    of ``others`` in turn (the seat moving round the table each deal; ``bot`` itself among
-    them gives deals of its own play alone). At ``bot``'s seats, each decision with several
-    legal actions is taken at random with probability ``epsilon`` and valued by the search
-    with probability ``label_share``; the other bots' decisions are played, not valued.
+    learned or rule bot) plays every seat but ``seats`` of them, which are played, deal after
+    deal, by each of ``others`` in turn (the seats moving round the table each deal; ``bot``
+    itself among them gives deals of its own play alone). At ``bot``'s seats, each decision with
+    several legal actions is taken at random with probability ``epsilon`` and valued by the
+    search with probability ``label_share``; the other bots' decisions are played, not valued.
+    ``seats``: how many seats, from ``deal % players`` on, the other bot of a deal takes (from 1
+    to the players less one). ``seated``: the search's worlds are played out by the bot at each
+    seat, the heuristic where a rule bot sits (a learned bot's seat by the search's own
+    network), not by the search's own bot everywhere.
 
     >>> OwnPlay("learned", ("heuristic:-4", "learned")).seating(3, first=0, n=4).tolist()
     [[1, 0, 0], [0, 1, 0], [0, 0, 1], [0, 0, 0]]
+    >>> OwnPlay("learned", ("heuristic",), seats=2).seating(3, first=0, n=3).tolist()
+    [[1, 1, 0], [0, 1, 1], [1, 0, 1]]
     """
 
     bot: str = "learned"
     others: tuple[str, ...] = ()
     epsilon: float = 0.0
     label_share: float = 1.0
+    seats: int = 1
+    seated: bool = True
 
-    def check(self) -> None:
-        """Refuse, in one line, a bot that cannot drive the play or shares out of range."""
+    def check(self, players: int) -> None:
+        """Refuse, in one line, a bot that cannot drive the play, shares out of range, or more
+        seats for the other bots than a table of ``players`` has beside ``bot``."""
         for name in (self.bot, *self.others):
             if Bot.parse(name).kind == "pimc":
                 raise TarotInputError(
@@ -274,6 +311,11 @@ class OwnPlay:
                 raise TarotInputError(f"{what} is a probability from 0 to 1, got {share}")
         if self.label_share == 0:
             raise TarotInputError("the share of decisions valued is 0: no lesson would be written")
+        if not 1 <= self.seats < players:
+            raise TarotInputError(
+                f"the other bots take 1 to {players - 1} seats a deal at {players} players, "
+                f"got {self.seats}"
+            )
 
     @property
     def bots(self) -> tuple[str, ...]:
@@ -282,14 +324,17 @@ class OwnPlay:
 
     def seating(self, players: int, first: int, n: int) -> npt.NDArray[np.int64]:
         """Which of :attr:`bots` plays each seat of deals ``first .. first + n``: ``bot``
-        everywhere but seat ``deal % players``, which is ``others[(deal // players) %
-        len(others)]``'s."""
+        everywhere but the :attr:`seats` seats from ``deal % players`` on, which are
+        ``others[(deal // players) % len(others)]``'s."""
         seating = np.zeros((n, players), dtype=np.int64)
         if self.others:
             index = {name: k for k, name in enumerate(self.bots)}
             deals = np.arange(first, first + n)
             other = np.array([index[name] for name in self.others])
-            seating[np.arange(n), deals % players] = other[(deals // players) % len(other)]
+            for j in range(self.seats):
+                seating[np.arange(n), (deals + j) % players] = other[
+                    (deals // players) % len(other)
+                ]
         return seating
 
 
@@ -303,12 +348,14 @@ def lesson_chunk(
     learned: bool = False,
     own: OwnPlay | None = None,
     model: str = "",
+    weighed: bool = False,
 ) -> pa.Table:
     """The rows of deals ``first .. first + n`` of a run (chunk ``chunk``),
     :data:`COMPACT_COLUMNS`: the deals are the toolkit's dealer's for ``(seed, chunk)``, the
     search's draws a stream apart (the heuristic's, for the hints, another). ``learned``: the
     search is ``pimc:learned``, its worlds read and played out by the learned bot in ``model``
-    (the one shipped for the preset when empty). ``own``: the deals are played by its bots
+    (the one shipped for the preset when empty); ``weighed``, also its worlds weighed by the
+    cards the other seats played (``pimc:weighed``). ``own``: the deals are played by its bots
     (:class:`OwnPlay`), their draws, the exploration's and the sampling's three streams more;
     otherwise by the search at every seat."""
     engine = engine_rules(rules)
@@ -319,7 +366,10 @@ def lesson_chunk(
     play_rng, explore_rng, label_rng = (
         chunk_states(np.random.SeedSequence(seed, spawn_key=(chunk, k)), 0, 1)[0] for k in (4, 5, 6)
     )
-    searcher = Bot("pimc", worlds=worlds, learned=learned, model=model if learned else "")
+    searcher = Bot(
+        "pimc", worlds=worlds, learned=learned, weighed=learned and weighed,
+        model=model if learned else "",
+    )  # fmt: skip
     drivers = list(own.bots) if own else []
     table, nets = seat_rows([*drivers, searcher], rules)
     ws = door.workspace(engine.params, engine.scoring, table, nets)
@@ -339,11 +389,13 @@ def lesson_chunk(
     poignees = np.zeros((n, rules.players), dtype=np.int64)
     features = np.zeros((most, MAX_LEGAL, action_features.N_ACTION_FEATURES), dtype=np.uint8)
     endgame = pimc.ENDGAME_CARDS // rules.players
-    epsilon, label_share = (own.epsilon, own.label_share) if own else (0.0, 1.0)
+    epsilon, label_share, seated = (
+        (own.epsilon, own.label_share, own.seated) if own else (0.0, 1.0, False)
+    )
     rows = _teach_deals(
         masks, seating, table[:-1], engine.params, engine.half_points, worlds, endgame, heuristic,
-        float(epsilon), float(label_share), rng, play_rng, explore_rng, label_rng, ws, encodings,
-        legal, values, facts, outcomes, poignees, features, hint_rng,
+        float(epsilon), float(label_share), seated, rng, play_rng, explore_rng, label_rng, ws,
+        encodings, legal, values, facts, outcomes, poignees, features, hint_rng,
     )  # fmt: skip
     scored = score_outcomes(outcomes, poignees, rules)
     scores = scored[[f"score_{k}" for k in range(rules.players)]].to_numpy(dtype=np.float32)
@@ -424,10 +476,13 @@ def teach(
     legal action with its features. The search plays every seat, or, with ``own``, the bots of
     :class:`OwnPlay` play and the search values a share of its bot's decisions.
     ``play_outs="learned"``: the search's worlds read and played out by the learned bot
-    (``pimc:worlds:learned``), so that each action is valued as worth it when the learned bot
+    (``pimc:worlds:learned``; ``"weighed"``, ``pimc:worlds:weighed``, the worlds also weighed
+    by the cards the other seats played), so that each action is valued as worth it when the
+    learned bot
     plays the rest; ``model``, that bot's network (the one shipped for the preset by default),
     also the network of ``learned`` among ``own``'s bots."""
-    learned = play_outs_learned(play_outs)
+    weighed = play_outs == "weighed"
+    learned = weighed or play_outs_learned(play_outs)
     if rules.tarocco is not None:
         raise TarotInputError(
             f"{rules.name}: the search bot's lessons are for the French presets (Tarocco has "
@@ -442,13 +497,13 @@ def teach(
             "(--play-outs learned)"
         )
     if own is not None:
-        own.check()
+        own.check(rules.players)
         if network:  # "learned" among the table's bots is the same network
             own = replace(
                 own, bot=_with_model(own.bot, network),
                 others=tuple(_with_model(name, network) for name in own.others),
             )  # fmt: skip
-    bot = f"pimc:{worlds}:learned" if learned else f"pimc:{worlds}"
+    bot = f"pimc:{worlds}:{play_outs}" if learned else f"pimc:{worlds}"
     bot += f":{network}" if network else ""
     Bot.parse(bot)  # checks the worlds
     seat_rows([*(own.bots if own else ()), bot], rules)  # every network read and checked
@@ -460,7 +515,9 @@ def teach(
         "own_play": {
             "bot": own.bot, "others": list(own.others), "epsilon": float(own.epsilon),
             "label_share": float(own.label_share),
-            "seating": "the bot at every seat but seat deal % players, the others' in turn",
+            "seating": "the bot at every seat but seats deal % players on, the others' in "
+            "turn", "seats": own.seats,
+            "worlds_played_by": "the bot at each seat" if own.seated else "the search's bot",
         }
     } if own else {}  # fmt: skip
     spec = RunSpec(
@@ -472,12 +529,12 @@ def teach(
             "more than one legal action; the écart and the chelem are the heuristic's",
             "lesson_format": LESSON_FORMAT, "features_version": action_features.FEATURES_VERSION,
             "max_legal": MAX_LEGAL,
-        } | ({"play_outs": "learned"} if learned else {}) | played
+        } | ({"play_outs": play_outs} if learned else {}) | played
         | ({"models": digests} if digests else {}),
     )  # fmt: skip
 
     def work(chunk: int, first: int, n: int) -> pa.Table:
-        return lesson_chunk(rules, seed, worlds, chunk, first, n, learned, own, network)
+        return lesson_chunk(rules, seed, worlds, chunk, first, n, learned, own, network, weighed)
 
     detail = f"{rules.name} lessons from {bot}" + (f" on {own.bot}'s play" if own else "")
     return run(

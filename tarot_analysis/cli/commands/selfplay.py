@@ -10,6 +10,7 @@ from typing import Any
 
 from tarot_analysis.cli.arguments import (
     add_anchor_options,
+    add_seating_options,
     bot_name,
     fraction,
     non_negative,
@@ -69,6 +70,12 @@ def add_parser(subparsers: Any) -> None:
         help="bots that each play one seat of a deal in turn, so that the network meets "
         "opponents unlike itself (learned: the round's own network, for deals of its play "
         "alone; learned:MODEL.npz, an earlier network)",
+    )  # fmt: skip
+    add_seating_options(rounds, default=1)
+    rounds.add_argument(
+        "--weighed", action="store_true",
+        help="the search's worlds also weighed by the cards the other seats played "
+        "(pimc:W:weighed, about twice as slow)",
     )  # fmt: skip
     rounds.set_defaults(handler=run, lessons="search")
 
@@ -149,9 +156,11 @@ def run(args: argparse.Namespace) -> int:
         search_measure_deals=args.search_measure_deals,
         **({
             "worlds": args.worlds, "label_share": args.label_share, "others": tuple(args.others),
+            "other_seats": args.other_seats, "seated": not args.network_at_every_seat,
+            "weighed": args.weighed,
         } if args.lessons == "search" else {}),
     )  # fmt: skip
-    options.check()
+    options.check(rules.players)
     load_action_in(args.start, rules.name)  # the network checked before any folder is made
     check_anchor(StreamingOptions(anchor=args.anchor, anchor_chunks=args.anchor_chunks), rules.name)
     check_writable_folder(args.out, " for the rounds")

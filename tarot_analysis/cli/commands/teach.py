@@ -7,7 +7,14 @@ import json
 import time
 from typing import Any
 
-from tarot_analysis.cli.arguments import add_run_options, bot_name, fraction, positive, share
+from tarot_analysis.cli.arguments import (
+    add_run_options,
+    add_seating_options,
+    bot_name,
+    fraction,
+    positive,
+    share,
+)
 from tarot_analysis.runs.cluster import add_cluster_options, dask_client
 
 # What the command runs is imported inside the functions that run it, not here: that keeps
@@ -35,10 +42,12 @@ def add_parser(subparsers: Any) -> None:
         help="worlds the search draws for each decision (default: pimc's, 32)",
     )  # fmt: skip
     teach.add_argument(
-        "--play-outs", choices=("heuristic", "learned"), default="heuristic",
+        "--play-outs", choices=("heuristic", "learned", "weighed"), default="heuristic",
         help="the bot that plays the search's worlds out, so that each action is valued as "
         "worth it when that bot plays the rest (learned: the learned bot shipped for the "
-        "preset, pimc:N:learned, some 30 times slower; default heuristic)",
+        "preset, pimc:N:learned, some 30 times slower; weighed: the same, its worlds also "
+        "weighed by the cards the other seats played, pimc:N:weighed, twice as slow again; "
+        "default heuristic)",
     )  # fmt: skip
     teach.add_argument(
         "--model", metavar="MODEL.npz", default=None,
@@ -66,6 +75,7 @@ def add_parser(subparsers: Any) -> None:
         help="with --own-play: the share of its bot's decisions the search values (default 1: "
         "every one)",
     )  # fmt: skip
+    add_seating_options(teach, default=None)
     # The lessons have one format; scripts written when there were two still pass it.
     teach.add_argument("--lesson-format", type=_lesson_format, help=argparse.SUPPRESS)
     teach.add_argument("--data", help="folder of the run's Parquet chunks (default under data/)")
@@ -73,7 +83,7 @@ def add_parser(subparsers: Any) -> None:
     teach.set_defaults(handler=run)
 
 
-def _own_play(args: argparse.Namespace) -> Any:
+def _own_play(args: argparse.Namespace, players: int) -> Any:
     """The :class:`~tarot_analysis.learning.teacher.OwnPlay` the options ask for, checked;
     ``None`` when the search plays, which takes none of its options."""
     from tarot_analysis.errors import TarotInputError
@@ -83,7 +93,8 @@ def _own_play(args: argparse.Namespace) -> Any:
         given = [
             option for option, value in (
                 ("--others", args.others), ("--epsilon", args.epsilon),
-                ("--label-share", args.label_share),
+                ("--label-share", args.label_share), ("--other-seats", args.other_seats),
+                ("--network-at-every-seat", args.network_at_every_seat),
             ) if value is not None
         ]  # fmt: skip
         if given:
@@ -93,14 +104,16 @@ def _own_play(args: argparse.Namespace) -> Any:
         bot=args.own_play, others=tuple(args.others or ()),
         epsilon=0.02 if args.epsilon is None else args.epsilon,
         label_share=1.0 if args.label_share is None else args.label_share,
+        seats=args.other_seats or 1, seated=not args.network_at_every_seat,
     )  # fmt: skip
-    own.check()
+    own.check(players)
     return own
 
 
 def _own_line(own: Any, bot: str) -> str:
     """Who played the deals of lessons on a bot's own play, in words."""
-    others = f", one seat by {', '.join(own.others)} in turn" if own.others else ""
+    seats = "one seat" if own.seats == 1 else f"{own.seats} seats"
+    others = f", {seats} by {', '.join(own.others)} in turn" if own.others else ""
     return (
         f"{own.bot}{others}, exploring at {own.epsilon:g}, {own.label_share:.0%} of its "
         f"decisions valued by {bot}"
@@ -168,11 +181,11 @@ def run(args: argparse.Namespace) -> int:
 
     rules = load_rules(args.rules)
     worlds = args.worlds or DEFAULT_WORLDS
-    own = _own_play(args)
+    own = _own_play(args, rules.players)
     # "-compact": the name these lessons' runs had beside format 1's, kept so that such a run
     # resumes under the same command
-    learned = "-learned" if args.play_outs == "learned" else ""
-    bot = f"pimc:{worlds}:learned" if learned else f"pimc:{worlds}"
+    learned = "" if args.play_outs == "heuristic" else f"-{args.play_outs}"
+    bot = f"pimc:{worlds}:{args.play_outs}" if learned else f"pimc:{worlds}"
     played = f"-own-{file_label(own.bot)}" if own else ""
     folder = args.data or (
         f"data/lessons-{rules.name}-pimc{worlds}-seed{args.seed}-{args.deals}-compact{learned}"
@@ -196,7 +209,7 @@ def run(args: argparse.Namespace) -> int:
             "rules": rules.name, "deals": args.deals, "seed": args.seed, "bot": bot,
             "own_play": None if own is None else {
                 "bot": own.bot, "others": list(own.others), "epsilon": own.epsilon,
-                "label_share": own.label_share,
+                "label_share": own.label_share, "seats": own.seats, "seated": own.seated,
             },
             "lesson_format": LESSON_FORMAT,
             "data": str(folder), "rows": int(sum(counts.values())), "by_decision": counts,
