@@ -213,8 +213,15 @@ def test_a_search_s_lessons_anchor_the_training_on_self_play(tmp_path: Path) -> 
     # Each of the two self-play chunks is followed by one of the search's two.
     assert both["decisions_seen"] == plain["decisions_seen"] + search_rows
     assert both["anchor_chunks"] == 2 and "regret" in both["anchor_held_out"]
+    assert both["targets"] == "scores"
     with pytest.raises(TarotInputError, match=r"own: lessons of self-play; an anchor"):
         train_streaming(tmp_path / "own", "fft-4", replace(alone, anchor=str(tmp_path / "own")))
+    # Beside a search's lessons, as a round of policy iteration's are, the anchor's values are
+    # advantages too: the targets of both are each action's value less their mean.
+    searched = replace(alone, anchor=str(tmp_path / "search"))
+    again = train_streaming(tmp_path / "search", "fft-4", searched)
+    assert again["targets"] == "advantages"
+    assert again["held_out"]["loss"] == pytest.approx(again["anchor_held_out"]["loss"])
 
 
 def test_targets_are_advantages_of_a_search_and_scores_of_self_play(tmp_path: Path) -> None:

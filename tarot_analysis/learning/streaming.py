@@ -468,8 +468,9 @@ def train_streaming(
     if spec.rules != preset.name:
         raise TarotInputError(f"{folder}: lessons of {spec.rules}, not of {preset.name}")
     anchor_used = check_anchor(options, preset.name)
-    # Self-play's targets are scores, not advantages: an anchor's values are scores with them.
-    centred = options.anchor is None
+    # Self-play's targets are scores, not advantages: an anchor's values are scores beside them.
+    # Beside a search's lessons (a round of policy iteration's) both are advantages.
+    centred = options.anchor is None or not is_self_play(spec)
     jax, jnp, optax = _jax()
     params = start or init_params(encoding_size(players), options.trunk, options.head, options.seed)
     params = jax.tree_util.tree_map(jnp.asarray, params)
@@ -529,7 +530,7 @@ def train_streaming(
             options.holdout,
             options.seed,
             chunks=anchor_used,
-            centred=False,
+            centred=centred,
         )
     if out is not None:
         meta = {"rules": preset.name, "decides": list(options.decides), "report": report}
