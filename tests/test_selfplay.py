@@ -365,3 +365,10 @@ def test_rounds_made_before_an_option_resume_as_they_were_made(tmp_path: Path) -
     for changed in (replace(before, seated=True), replace(before, weighed=True)):
         with pytest.raises(TarotInputError, match="other settings"):
             _claim(tmp_path, _settings(rules, start, changed))
+    own = _settings(rules, start, RoundOptions())  # self-play takes none of them
+    old = json.loads(json.dumps(own))
+    for added in ("other_seats", "seated", "weighed"):
+        del old["options"][added]
+    (tmp_path / "own").mkdir()
+    (tmp_path / "own" / SETTINGS_FILE).write_text(json.dumps(old), encoding="utf-8")
+    _claim(tmp_path / "own", own)

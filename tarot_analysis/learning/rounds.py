@@ -58,8 +58,9 @@ __all__ = ["LESSONS", "RoundOptions", "improve", "round_folder"]
 #: The settings a folder of rounds keeps, beside its preset and first network.
 SETTINGS_FILE: Final = "_rounds.json"
 SUMMARY_FILE: Final = "rounds.json"
-#: What rounds whose settings name no such option were made with: the options added since,
-#: as the rounds behaved before (their worlds played out by the network at every seat).
+#: What rounds of the search's lessons whose settings name no such option were made with: the
+#: options added since, as those rounds behaved before (their worlds played out by the network
+#: at every seat). Self-play rounds take none of them: theirs are the defaults.
 _MADE_WITHOUT: Final = {"other_seats": 1, "seated": False, "weighed": False}
 
 
@@ -168,8 +169,15 @@ def _claim(folder: Path, settings: dict[str, Any]) -> None:
         if not isinstance(found, dict):
             raise TarotInputError(f"{path}: not the settings of rounds")
         found.pop("version", None)
-        if isinstance(found.get("options"), dict):
-            found["options"] = _MADE_WITHOUT | found["options"]
+        options = found.get("options")
+        if isinstance(options, dict):
+            searched = options.get("lessons") == "search"
+            made = (
+                _MADE_WITHOUT
+                if searched
+                else {key: getattr(RoundOptions, key) for key in _MADE_WITHOUT}
+            )
+            found["options"] = made | options
         if found != settings:
             differing = sorted(
                 key for key in {*found, *settings} if found.get(key) != settings.get(key)
