@@ -5,7 +5,9 @@
         [--check-deals 20000] [--check-seed 2] [--out MODEL_WITH_MARGIN.npz] [--json]
 
 The action-in network of ``--model`` takes the ``--decisions`` (bid, call, poignee, card)
-besides those the model already takes, with one margin for them; the others keep theirs. For
+besides those the model already takes, with one margin for them; the others keep theirs.
+``defence`` is the margin of its cards at a seat of the side that did not take (10000: the
+heuristic defends). For
 each margin (points), the bot ``learned:MODEL`` with that margin plays a duplicate match against
 the heuristic on the deals of ``--seed``. The margin of the highest edge is chosen; its
 runner-up and their difference, deal by deal on the same deals, are printed beside it (a
@@ -25,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from tarot_analysis import __version__
-from tarot_analysis.bots.learned import load_model
+from tarot_analysis.bots.learned import LEARNABLE, load_model
 from tarot_analysis.learning.streaming import load_action_in, save_action_in
 from tarot_analysis.table.duplicate import duplicate, mean_interval
 
@@ -40,12 +42,10 @@ def with_margin(
     (and how it was chosen)."""
     loaded = load_model(model, rules)
     meta = {k: v for k, v in loaded.metadata.items() if k not in _WRITTEN}
-    margins = loaded.margins | dict.fromkeys(decisions, margin)
+    margins = meta.get("margins", {}) | dict.fromkeys(decisions, margin)
     choices = meta.get("margin_choices", {}) | ({"+".join(decisions): chosen} if chosen else {})
-    meta |= {
-        "decides": sorted({*loaded.decides, *decisions}), "margins": margins,
-        "margin_choices": choices,
-    }  # fmt: skip
+    taken = {*loaded.decides, *(name for name in decisions if name in LEARNABLE)}
+    meta |= {"decides": sorted(taken), "margins": margins, "margin_choices": choices}
     params, _ = load_action_in(model, rules)  # its layers as they are, the metadata anew
     return save_action_in(out, params, meta)
 

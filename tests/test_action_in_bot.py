@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from tarot_analysis._jit import chunk_states
-from tarot_analysis.bots import B_MARGIN_0, B_TRUNK, door, seat_rows
+from tarot_analysis.bots import B_DEFENCE_MARGIN, B_MARGIN_0, B_TRUNK, door, seat_rows
 from tarot_analysis.bots.learned import (
     ACTION_IN_FORMAT,
     KEPT_UPDATES,
@@ -246,10 +246,17 @@ def test_a_margin_is_written_into_an_action_in_model(tmp_path: Path) -> None:
     before, after = load_model(source, "fft-4"), load_model(out, "fft-4")
     assert np.array_equal(before.weights, after.weights)
     assert (after.trunk, after.widths) == (before.trunk, before.widths)
-    assert after.decides == ("bid", "card") and after.margins == {"bid": 25.0, "card": 0.0}
+    assert after.decides == ("bid", "card")
+    assert after.margins == {"bid": 25.0, "card": 0.0, "defence": 0.0}
     assert after.metadata["margin_choices"] == {"bid": {"seed": 3}}
+    # A defender's margin is a margin of the cards, not a decision of its own.
+    defends = with_margin(str(out), "fft-4", ["defence"], 10_000, tmp_path / "d.npz", {})
+    assert load_model(defends, "fft-4").decides == ("bid", "card")
+    assert load_model(defends, "fft-4").margins["defence"] == 10_000.0
     rows, _ = seat_rows([f"learned:{out}", "heuristic", "heuristic", "heuristic"], "fft-4")
     assert rows[0, B_TRUNK] == before.trunk and rows[0, B_MARGIN_0 + DECISIONS.index("bid")] == 2500
+    rows, _ = seat_rows([f"learned:{defends}", "heuristic", "heuristic", "heuristic"], "fft-4")
+    assert rows[0, B_DEFENCE_MARGIN] == 1_000_000 and rows[0, B_MARGIN_0 + 5] == 0
 
 
 def test_a_deal_starts_with_every_first_layer_computed_whole() -> None:

@@ -55,6 +55,36 @@ def test_a_network_that_never_beats_the_margin_plays_as_the_heuristic(tmp_path: 
     assert not np.array_equal(_outcomes("fft-4", ["heuristic", f"learned:{bold}"] * 2), heuristic)
 
 
+def test_a_defence_margin_leaves_the_defenders_cards_to_the_heuristic(tmp_path: Path) -> None:
+    """With ``margins["defence"]`` at its largest, the network plays its seat's cards only
+    where its side took: the heuristic bids for it (it takes cards alone), so both tables have
+    the same auctions, and every deal another seat took is the heuristic table's own."""
+    rules = load_rules("fft-4")
+    params = init_params(encoding_size(rules.players), (16,), (8,), 1)
+    cards = {"rules": "fft-4", "decides": ["card"]}
+    trusted = save_action_in(tmp_path / "trusted.npz", params, cards)
+    attacks = save_action_in(
+        tmp_path / "attacks.npz", params, cards | {"margins": {"defence": 10_000}}
+    )
+    assert load_model(trusted, "fft-4").margins == {"card": 0.0, "defence": 0.0}
+    tables = {
+        name: play(rules, 120, bots=bots, seed=3, threads=1).scores()
+        for name, bots in (
+            ("heuristic", ["heuristic"] * 4),
+            ("trusted", [f"learned:{trusted}", "heuristic", "heuristic", "heuristic"]),
+            ("attacks", [f"learned:{attacks}", "heuristic", "heuristic", "heuristic"]),
+        )
+    }
+    taker = tables["heuristic"]["taker"].to_numpy()
+    assert all(np.array_equal(table["taker"], taker) for table in tables.values())
+    points = {name: table["score_0"].to_numpy() for name, table in tables.items()}
+    defends = (taker >= 0) & (taker != 0)
+    assert defends.sum() > 40 and (taker == 0).sum() > 5
+    assert np.array_equal(points["attacks"][defends], points["heuristic"][defends])
+    assert not np.array_equal(points["trusted"][defends], points["heuristic"][defends])
+    assert not np.array_equal(points["attacks"][taker == 0], points["heuristic"][taker == 0])
+
+
 def test_two_networks_at_one_table_each_play_their_own(tmp_path: Path) -> None:
     one = _random_model(tmp_path / "one.npz", "fft-4", margin=0, seed=1)
     two = _random_model(tmp_path / "two.npz", "fft-4", margin=0, seed=2)

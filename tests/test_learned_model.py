@@ -314,7 +314,10 @@ def test_the_decisions_and_margins_named_are_the_bots(tmp_path: Path) -> None:
     path = _saved(tmp_path)
     _rewrite(path, decides=["card", "bid"], margins={"card": 25, "bid": 2.5, "call": 1})
     model = load_model(path, "fft-4")
-    assert model.decides == ("bid", "card") and model.margins == {"bid": 2.5, "card": 25.0}
+    assert model.decides == ("bid", "card")
+    assert model.margins == {"bid": 2.5, "card": 25.0, "defence": 25.0}
+    _rewrite(path, decides=["card"], margins={"card": 25, "defence": 10_000})
+    assert load_model(path, "fft-4").margins == {"card": 25.0, "defence": 10_000.0}
 
 
 def _write_member(path: Path, name: str, header: dict[str, object], data: bytes) -> None:

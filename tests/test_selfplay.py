@@ -37,9 +37,10 @@ pytest.importorskip("jax")
 FFT4 = load_rules("fft-4")
 
 
-def _network(path: Path, seed: int = 1) -> Path:
+def _network(path: Path, seed: int = 1, margins: dict[str, float] | None = None) -> Path:
     params = init_params(encoding_size(4), (16,), (8,), seed)
-    return save_action_in(path, params, {"rules": "fft-4", "decides": ["bid", "call", "card"]})
+    meta = {"rules": "fft-4", "decides": ["bid", "call", "card"]}
+    return save_action_in(path, params, meta | ({"margins": margins} if margins else {}))
 
 
 def _rows(folder: Path) -> dict[str, np.ndarray]:
@@ -111,11 +112,14 @@ def test_a_network_trained_on_self_play_fits_the_scores_from_its_own_weights(
 
 @pytest.mark.slow
 def test_rounds_resume_and_say_whether_they_gained(tmp_path: Path) -> None:
-    start = _network(tmp_path / "start.npz")
+    margins = {"bid": 0.5, "defence": 10_000.0}
+    start = _network(tmp_path / "start.npz", margins=margins)
     options = RoundOptions(deals=30, chunk_size=15, buffer=500, measure_deals=12, holdout=0.2)
     folder = tmp_path / "rounds"
     summaries = improve(FFT4, start, folder, 2, options, threads=1)
     assert [s["round"] for s in summaries] == [1, 2]
+    # Each round's network is the bot it improves: its start's margins kept.
+    assert all(load_action_in(s["model"], "fft-4")[1]["margins"] == margins for s in summaries)
     assert summaries[1]["started_from"] == str((round_folder(folder, 1) / "model.npz").resolve())
     for summary in summaries:
         measured = summary["measured"]

@@ -15,8 +15,10 @@ import pytest
 
 from tarot_analysis._jit import chunk_states
 from tarot_analysis.bots import door
+from tarot_analysis.bots.learned import shipped_model
 from tarot_analysis.cli import main
 from tarot_analysis.deals.deal import deal
+from tarot_analysis.engine import state as S
 from tarot_analysis.engine.action_features import N_ACTION_FEATURES
 from tarot_analysis.engine.encoding import block, encoding_size, layout
 from tarot_analysis.engine.game import GameState
@@ -24,6 +26,7 @@ from tarot_analysis.engine.params import engine_rules
 from tarot_analysis.errors import TarotInputError
 from tarot_analysis.game.rules import load_rules
 from tarot_analysis.learning.compact import MAX_LEGAL, batch_from_table, unpack_encodings
+from tarot_analysis.learning.streaming import load_action_in, save_action_in
 from tarot_analysis.learning.teacher import (
     COMPACT_COLUMNS,
     OwnPlay,
@@ -331,6 +334,55 @@ def test_the_search_plays_its_worlds_out_with_the_bots_at_the_table(tmp_path: Pa
     alone = (seated["deal"] < 4).to_numpy()
     assert all(np.asarray(same)[alone]) and alone.sum() >= 20
     assert (~np.asarray(same)[~alone]).sum() >= 3
+
+
+def _sides_of_rows(rules_name: str, frame: pd.DataFrame, bot: str, seed: int) -> np.ndarray:
+    """The side (attack or defence) of the seat of each row of lessons on ``bot``'s play at
+    every seat, replayed deal by deal at the table of that bot (no exploration)."""
+    rules = load_rules(rules_name)
+    deals = int(frame["deal"].max()) + 1
+    masks = deal(rules, deals, seed=np.random.SeedSequence(seed, spawn_key=(0,)), threads=1).masks
+    engine = engine_rules(rules)
+    p, half = engine.params, engine.half_points
+    rng = chunk_states(np.random.SeedSequence(seed, spawn_key=(0, 4)), 0, 1)[0]
+    seated = seat_bots([bot] * rules.players, rules)
+    ws = door.workspace(p, engine.scoring, seated.rows, seated.nets)
+    python = np.zeros(rules.players, dtype=np.bool_)
+    sides = {}
+    for d in range(deals):
+        state = GameState(rules, masks[d])
+        step = 0
+        while not state.is_over:
+            sides[d, step] = int(state.s[S.S_SIDE + state.actor])
+            advance(state.m, state.s, seated.rows, python, 1, p, half, rng, ws)
+            step += 1
+    return np.array([sides[d, k] for d, k in zip(frame["deal"], frame["step"], strict=True)])
+
+
+def test_a_defenders_cards_that_the_heuristic_plays_are_not_valued(tmp_path: Path) -> None:
+    """Under a defence margin no prediction passes, the heuristic plays the bot's cards where
+    its side did not take, whatever its network says: the search values none of them, and
+    values its bids and its cards in attack as before."""
+    rules = load_rules("fft-4")
+    params, meta = load_action_in(shipped_model(rules), "fft-4")
+    kept = {k: v for k, v in meta.items() if k in ("rules", "decides")}
+    frames = {}
+    for name, margins in (("trusted", {}), ("attacks", {"defence": 10_000})):
+        model = save_action_in(tmp_path / f"{name}.npz", params, kept | {"margins": margins})
+        folder = tmp_path / name
+        teach(
+            rules, 6, folder, worlds=1, seed=5, chunk_size=6, threads=1, own=OwnPlay("learned"),
+            play_outs="learned", model=str(model),
+        )  # fmt: skip
+        frame = _frame(folder)
+        frame["side"] = _sides_of_rows("fft-4", frame, f"learned:{model}", 5)
+        frames[name] = frame
+    for name, frame in frames.items():
+        cards = frame[frame["decision"] == "card"]
+        assert (cards["side"] == S.ATTACK).sum() >= 20, name
+        defended = (cards["side"] == S.DEFENCE).sum()
+        assert defended == 0 if name == "attacks" else defended >= 40, (name, defended)
+        assert (frame["decision"] == "bid").sum() >= 12, name
 
 
 def test_lessons_valued_on_weighed_worlds(tmp_path: Path) -> None:

@@ -69,7 +69,11 @@ MAX_WIDTHS: Final = 6
 B_TRUNK: Final = B_WIDTH_0 + MAX_WIDTHS
 #: 1 for a ``pimc:weighed`` bot: its worlds weighed by what the other seats' cards revealed.
 B_WEIGHED: Final = B_TRUNK + 1
-N_BOT_COLUMNS: Final = B_WEIGHED + 1
+#: A learned bot's margin for its cards at a seat of the side that did not take, in hundredths
+#: of a point (the model's ``margins["defence"]``; its card margin where it names none): at
+#: ``100 * MAX_MARGIN`` the heuristic plays every defender's card without asking the network.
+B_DEFENCE_MARGIN: Final = B_WEIGHED + 1
+N_BOT_COLUMNS: Final = B_DEFENCE_MARGIN + 1
 
 _KNOWN: Final = (
     f"known: {', '.join(BOTS)}, pimc:N (N worlds a card), pimc:N:E (and the last E tricks "
@@ -261,6 +265,7 @@ def seat_rows(
         row[B_MARGIN_0 : B_MARGIN_0 + N_DECISION_KINDS] = [
             round(100 * model.margins.get(name, 0.0)) for name in DECISIONS[:N_DECISION_KINDS]
         ]
+        row[B_DEFENCE_MARGIN] = round(100 * model.margins.get("defence", 0.0))
         row[B_DEPTH] = len(model.widths)
         row[B_WIDTH_0 : B_WIDTH_0 + len(model.widths)] = model.widths
         row[B_TRUNK] = model.trunk

@@ -100,6 +100,9 @@ MODEL_KIND: Final = "tarot-analysis learned bot"
 #: The decisions a network may take (the metadata's ``decides``), in the engine's order: every
 #: kind but the end of the deal.
 LEARNABLE: Final = DECISIONS[: DECISIONS.index("over")]
+#: What a model's ``margins`` may name: each learnable decision, and ``defence`` for the cards
+#: of a seat whose side did not take.
+MARGINS: Final = (*LEARNABLE, "defence")
 #: The most widths a network may have, inputs and outputs with them: the columns a bot's row
 #: keeps for them (:data:`tarot_analysis.bots.MAX_WIDTHS`, which the bots' tests check).
 MAX_WIDTHS: Final = 6
@@ -152,9 +155,15 @@ class Model:
     def margins(self) -> dict[str, float]:
         """By decision, the points the network must predict an action to gain over the
         heuristic's to take it instead (the metadata's ``margins``; a decision it does not
-        name: 0, the network's best action, the heuristic's among equals)."""
+        name: 0, the network's best action, the heuristic's among equals). ``defence``, where
+        the network plays cards: the margin of its cards at a seat of the side that did not
+        take (the card's where the metadata names none; :data:`MAX_MARGIN`: the heuristic
+        defends)."""
         found = self.metadata.get("margins", {})
-        return {name: float(found.get(name, 0.0)) for name in self.decides}
+        margins = {name: float(found.get(name, 0.0)) for name in self.decides}
+        if "card" in margins:
+            margins["defence"] = float(found.get("defence", margins["card"]))
+        return margins
 
     @property
     def learns(self) -> int:
@@ -371,7 +380,7 @@ def _check_fits(source: Path, metadata: dict[str, Any], rules: Rules) -> None:
 
 def _check_decisions(source: Path, metadata: dict[str, Any]) -> None:
     """Refuse a ``decides`` that is not a list of :data:`LEARNABLE` decisions and ``margins``
-    that are not points from 0 to :data:`MAX_MARGIN` for learnable decisions."""
+    that are not points from 0 to :data:`MAX_MARGIN` for the names of :data:`MARGINS`."""
     decides = metadata.get("decides", ["card"])
     if (
         not isinstance(decides, list)
@@ -384,11 +393,11 @@ def _check_decisions(source: Path, metadata: dict[str, Any]) -> None:
         )
     margins = metadata.get("margins", {})
     if not isinstance(margins, dict) or any(
-        name not in LEARNABLE or not _is_margin(value) for name, value in margins.items()
+        name not in MARGINS or not _is_margin(value) for name, value in margins.items()
     ):
         raise TarotInputError(
             f"{source}: its margins {_shown(margins)} are not points from 0 to "
-            f"{MAX_MARGIN:g} by decision ({', '.join(LEARNABLE)})"
+            f"{MAX_MARGIN:g} by decision ({', '.join(MARGINS)})"
         )
 
 

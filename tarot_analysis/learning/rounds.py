@@ -17,7 +17,8 @@ A round starts from a network (the one a search taught, for the first; the last 
 
 2. **train**: the network trained on them, from its own weights
    (:func:`tarot_analysis.learning.streaming.train_streaming` with ``start``), streamed, so
-   memory does not grow with the decisions;
+   memory does not grow with the decisions; it keeps the margins of the network it starts from
+   (:attr:`tarot_analysis.bots.learned.Model.margins`), which make the bot it improves;
 3. **measure**: the new network in duplicate (:func:`tarot_analysis.table.duplicate.duplicate`)
    against the network it started from and each bot of ``against`` (the heuristic by default;
    ``pimc`` too where the time is there), on deals of a seed of their own, each with its 95%
@@ -315,12 +316,15 @@ def improve(
             )  # fmt: skip
         training_file = here / "training.json"
         if not (training_file.exists() and _trained(model, rules)):  # the same weights again
+            # The bot a round improves is its network with its margins: the next keeps them.
+            _, started = load_action_in(previous, rules.name)
+            kept = {"margins": started["margins"]} if "margins" in started else {}
             training = train_streaming(
                 lessons, rules.name,
                 StreamingOptions(
                     epochs=options.epochs, seed=round_seed,
                     holdout=options.holdout, learning_rate=options.learning_rate,
-                    buffer=options.buffer, start=str(previous), extra={"round": number},
+                    buffer=options.buffer, start=str(previous), extra={"round": number} | kept,
                     anchor=options.anchor, anchor_chunks=options.anchor_chunks,
                 ),
                 out=model, progress=progress,

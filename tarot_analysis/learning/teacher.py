@@ -53,6 +53,7 @@ from tarot_analysis.bots import (
     Bot,
     bot_rows,
     door,
+    margin,
     pimc,
     play_outs_learned,
     seat_rows,
@@ -143,8 +144,10 @@ def _teach_deals(
     :data:`SEARCH_PLAYS`, by the search itself (``ws.pimc``, its bot in ``ws.pimc.bot``, its
     draws from ``rng``), which then values and takes each of that seat's decisions. At the seats
     of ``table[0]``, each decision with several legal actions is valued by the search with
-    probability ``label_share`` (draws from ``label_rng``) and taken at random among the legal
-    actions with probability ``epsilon`` (draws from ``explore_rng``); the other bots' decisions
+    probability ``label_share`` (draws from ``label_rng``; never where the heuristic takes it
+    for that bot whatever its network says, :func:`tarot_analysis.bots.margin.needed`) and
+    taken at random among the legal actions with probability ``epsilon`` (draws from
+    ``explore_rng``); the other bots' decisions
     are played and not valued; with ``seated``, the search's worlds are played out with the
     heuristic at the rule bots' seats (:func:`_seat_worlds`). One row per valued decision into
     ``encodings``, ``legal``, ``values`` (NaN for an illegal action), ``facts`` (deal, seat,
@@ -178,6 +181,9 @@ def _teach_deals(
                 for k in range(S.N_ACTIONS):
                     n_legal += mask[k]
                 valued = who == 0 and n_legal > 1 and draw_unit(label_rng) < label_share
+                # A decision the heuristic takes for the bot whatever its network says (a
+                # defender's card, under a defence margin that none passes) teaches it nothing.
+                valued = valued and margin.needed(s, seat, table[0]) < margin.NEVER
             if not S.is_weighed(kind) and searching:
                 action = door.decide_rules(m, s, seat, heuristic[seat], p, rng, plan)
                 S.apply(m, s, action, p, half)
