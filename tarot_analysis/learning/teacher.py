@@ -144,17 +144,16 @@ def _teach_deals(
     :data:`SEARCH_PLAYS`, by the search itself (``ws.pimc``, its bot in ``ws.pimc.bot``, its
     draws from ``rng``), which then values and takes each of that seat's decisions. At the seats
     of ``table[0]``, each decision with several legal actions is valued by the search with
-    probability ``label_share`` (draws from ``label_rng``; never where the heuristic takes it
-    for that bot whatever its network says, :func:`tarot_analysis.bots.margin.needed`) and
-    taken at random among the legal actions with probability ``epsilon`` (draws from
-    ``explore_rng``); the other bots' decisions
-    are played and not valued; with ``seated``, the search's worlds are played out with the
-    heuristic at the rule bots' seats (:func:`_seat_worlds`). One row per valued decision into
-    ``encodings``, ``legal``, ``values`` (NaN for an illegal action), ``facts`` (deal, seat,
-    step, decision, the action taken, worlds, the heuristic's action) and ``features`` (each
-    legal action's features, :mod:`tarot_analysis.engine.action_features`, the heuristic's
-    action as the hint, its draws from ``hint_rng``); each deal's raw outcome and poignées into
-    ``outcomes`` and ``poignees``. Returns the rows written."""
+    probability ``label_share`` (:func:`_to_value`, draws from ``label_rng``) and taken at
+    random among the legal actions with probability ``epsilon`` (draws from ``explore_rng``);
+    the other bots' decisions are played and not valued; with ``seated``, the search's worlds
+    are played out with the heuristic at the rule bots' seats (:func:`_seat_worlds`). One row
+    per valued decision into ``encodings``, ``legal``, ``values`` (NaN for an illegal action),
+    ``facts`` (deal, seat, step, decision, the action taken, worlds, the heuristic's action)
+    and ``features`` (each legal action's features,
+    :mod:`tarot_analysis.engine.action_features`, the heuristic's action as the hint, its draws
+    from ``hint_rng``); each deal's raw outcome and poignées into ``outcomes`` and
+    ``poignees``. Returns the rows written."""
     m = np.zeros(S.N_M, dtype=np.uint64)
     s = np.zeros(S.N_S, dtype=np.int64)
     plan = np.zeros(2, dtype=np.uint64)
@@ -180,10 +179,7 @@ def _teach_deals(
                 S.legal_mask(m, s, p, mask)
                 for k in range(S.N_ACTIONS):
                     n_legal += mask[k]
-                valued = who == 0 and n_legal > 1 and draw_unit(label_rng) < label_share
-                # A decision the heuristic takes for the bot whatever its network says (a
-                # defender's card, under a defence margin that none passes) teaches it nothing.
-                valued = valued and margin.needed(s, seat, table[0]) < margin.NEVER
+                valued = _to_value(s, seat, who, n_legal, table[0], label_rng, label_share)
             if not S.is_weighed(kind) and searching:
                 action = door.decide_rules(m, s, seat, heuristic[seat], p, rng, plan)
                 S.apply(m, s, action, p, half)
@@ -217,6 +213,20 @@ def _teach_deals(
             step += 1
         store_outcome(s, d, p, outcomes, poignees)
     return row
+
+
+@njit(cache=True, nogil=True)
+def _to_value(
+    s: Any, seat: int, who: int, n_legal: int, bot: Any, label_rng: Any, label_share: float
+) -> bool:
+    """Whether the search values the decision of ``seat``, played by bot ``who`` of the table
+    (``bot``: the row of bot 0, the one the lessons teach): a decision of bot 0 with several
+    legal actions, with probability ``label_share`` (a draw from ``label_rng`` each), and not
+    one the heuristic takes for it whatever its network says (a defender's card under a
+    defence margin that none passes, :func:`tarot_analysis.bots.margin.needed`), which would
+    teach it nothing."""
+    valued = who == 0 and n_legal > 1 and draw_unit(label_rng) < label_share
+    return valued and margin.needed(s, seat, bot) < margin.NEVER
 
 
 @njit(cache=True, nogil=True)
