@@ -5,15 +5,15 @@
         [--check-deals 20000] [--check-seed 2] [--out MODEL_WITH_MARGIN.npz] [--json]
 
 The action-in network of ``--model`` takes the ``--decisions`` (bid, call, poignee, card)
-besides those the model already takes, with one margin for them; the others keep theirs.
-``defence`` is the margin of its cards at a seat of the side that did not take (10000: the
-heuristic defends). For
-each margin (points), the bot ``learned:MODEL`` with that margin plays a duplicate match against
-the heuristic on the deals of ``--seed``. The margin of the highest edge is chosen; its
-runner-up and their difference, deal by deal on the same deals, are printed beside it (a
-difference whose interval reaches 0 is a tie). The chosen margin is then played again on other
-deals (``--check-seed``): a rule chosen on some deals is scored on others. ``--out`` writes the
-model with the chosen margin in its metadata, and how it was chosen.
+besides those the model already takes, with one margin for them; the others keep theirs
+(``defence``: the margin of its cards at a seat of the side that did not take; 10000, the
+heuristic defends). For each margin (points), the bot ``learned:MODEL`` with that margin plays
+a duplicate match against the heuristic on the deals of ``--seed``. The margin of the highest
+edge is chosen; its runner-up and their difference, deal by deal on the same deals, are
+printed beside it (a difference whose interval reaches 0 is a tie). The chosen margin is then
+played again on other deals (``--check-seed``): a rule chosen on some deals is scored on
+others. ``--out`` writes the model with the chosen margin in its metadata, and how it was
+chosen.
 """
 
 from __future__ import annotations
